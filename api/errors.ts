@@ -1,0 +1,78 @@
+import { dependencyLabels, unavailableDependency } from '#platform/dependency-errors.js';
+
+export interface ErrorDetail {
+  path?: string;
+  message: string;
+  [field: string]: unknown;
+}
+
+/** Every failure the API reports, rendered as `{"error": {code, message, details?}}`. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  toBody() {
+    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+  }
+}
+
+export const invalidPayload = (message: string, details?: ErrorDetail[]) =>
+  new AppError(400, 'invalid_payload', message, details);
+export const unauthorized = (message: string) => new AppError(401, 'unauthorized', message);
+export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
+export const keyExpired = () =>
+  new AppError(403, 'key_expired', 'This API key has expired: create a replacement key with the same scopes.');
+export const notFound = (message: string) => new AppError(404, 'not_found', message);
+export const conflict = (message: string) => new AppError(409, 'conflict', message);
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, 'rate_limited', `Too many requests for this API key: retry after ${retryAfterSeconds} s.`, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  });
+
+/**
+ * Turns anything thrown into an AppError: errors from koa and its body parser keep their status,
+ * an unreachable dependency becomes 503 naming it, and everything else is a 500 that reveals nothing.
+ */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+
+  const dependency = unavailableDependency(error);
+  if (dependency) {
+    const label = dependencyLabels[dependency];
+    return new AppError(503, 'unavailable', `${label} is unavailable; retry with backoff.`, [
+      { dependency, message: `${label} did not answer.` },
+    ]);
+  }
+
+  const http = error as { status?: unknown; expose?: unknown };
+  if (typeof http.status === 'number' && http.expose === true) return statusError(http.status);
+  return new AppError(500, 'internal', 'Something went wrong on our side; retry with backoff.');
+}
+
+/** The error for a bare status set by koa or a router (no body of its own). */
+export function statusError(status: number): AppError {
+  switch (status) {
+    case 400:
+      return invalidPayload('The request is not valid.');
+    case 404:
+      return notFound('No such route.');
+    case 405:
+      return new AppError(405, 'method_not_allowed', 'This route does not accept that method: see the Allow header.');
+    case 413:
+      return new AppError(413, 'payload_too_large', 'The request body is too large: send fewer items or shorter content.');
+    case 415:
+      return new AppError(415, 'unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
+    case 501:
+      return new AppError(501, 'not_implemented', 'This method is not supported.');
+    default:
+      return new AppError(status, status >= 500 ? 'internal' : 'bad_request', 'The request could not be processed.');
+  }
+}

@@ -1,0 +1,70 @@
+import { STATUS_CODES } from 'node:http';
+import { errorBody } from '../schemas/common.js';
+import type { Operation } from './documented-router.js';
+
+const securitySchemes = {
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'A tenant API key; its scopes are listed per operation.',
+  },
+  admin: { type: 'http', scheme: 'bearer', description: 'The platform admin token (ADMIN_TOKEN).' },
+  userToken: { type: 'http', scheme: 'bearer', description: "A tenant user's token." },
+};
+
+/** The OpenAPI 3.1 document of exactly the routes that are registered. */
+export function buildOpenApiDocument(operations: Operation[], info: { version: string; serverUrl: string }) {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const operation of operations) {
+    (paths[operation.path] ??= {})[operation.method] = describe(operation);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Knowledge-base chat assistant API',
+      version: info.version,
+      description:
+        'Every failure answers `{"error": {"code", "message", "details?"}}`. Timestamps are ISO 8601 UTC with milliseconds. ' +
+        'Retry 429, 500, 502 and 503 with backoff (1 s doubling, capped at 30 s, plus up to 1 s of jitter); 429 carries `Retry-After`.',
+    },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: { securitySchemes, schemas: { Error: errorBody } },
+  };
+}
+
+function describe(operation: Operation): object {
+  const pathParameters = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const queryParameters = Object.entries(operation.query ?? {}).map(([name, { schema, description }]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description,
+    schema,
+  }));
+  const responses: Record<string, object> = {};
+  for (const [status, { description, schema }] of Object.entries(operation.responses)) {
+    responses[status] = { description, ...(schema ? { content: { 'application/json': { schema } } } : {}) };
+  }
+  for (const status of operation.errors) {
+    responses[status] = {
+      description: STATUS_CODES[status] ?? 'Error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    tags: operation.tags,
+    security: operation.security === 'none' ? [] : [{ [operation.security]: operation.scope ? [operation.scope] : [] }],
+    parameters: [...pathParameters, ...queryParameters],
+    ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: operation.body } } } } : {}),
+    responses,
+  };
+}

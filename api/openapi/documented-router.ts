@@ -1,0 +1,75 @@
+import Router, { type RouterMiddleware } from '@koa/router';
+import type { Middleware } from 'koa';
+import { validateBody } from '../middleware/validate-body.js';
+
+export type Security = 'none' | 'admin' | 'apiKey' | 'userToken';
+type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/** What the OpenAPI document says about one route; the same schema validates the request. */
+export interface OperationSpec {
+  summary: string;
+  description?: string;
+  /** JSON Schema of the request body, enforced by `validateBody` before the handler runs. */
+  body?: object;
+  /** Documented query parameters (validated by the handler). */
+  query?: Record<string, { schema: object; description: string }>;
+  /** Success responses, by status. */
+  responses: Record<number, { description: string; schema?: object }>;
+  /** Statuses answered with the error body, besides those of the router. */
+  errors?: number[];
+}
+
+export interface Operation extends OperationSpec {
+  method: Method;
+  path: string;
+  tags: string[];
+  security: Security;
+  scope?: string;
+  errors: number[];
+}
+
+/**
+ * A router whose routes describe themselves. Registering a route records its operation, so the
+ * OpenAPI document lists exactly the routes that exist, with the schemas that validate them.
+ * Paths are written the OpenAPI way (`/tenants/{tenantId}`).
+ */
+export class DocumentedRouter<State = object> {
+  readonly router = new Router<State>();
+  readonly operations: Operation[] = [];
+
+  constructor(private readonly defaults: { tags: string[]; security: Security; scope?: string; errors: number[] }) {}
+
+  get(path: string, spec: OperationSpec, ...handlers: RouterMiddleware<State>[]) {
+    return this.add('get', path, spec, handlers);
+  }
+  post(path: string, spec: OperationSpec, ...handlers: RouterMiddleware<State>[]) {
+    return this.add('post', path, spec, handlers);
+  }
+  patch(path: string, spec: OperationSpec, ...handlers: RouterMiddleware<State>[]) {
+    return this.add('patch', path, spec, handlers);
+  }
+  delete(path: string, spec: OperationSpec, ...handlers: RouterMiddleware<State>[]) {
+    return this.add('delete', path, spec, handlers);
+  }
+
+  /** Middleware for every route of this router (authentication, rate limits). */
+  use(...middleware: RouterMiddleware<State>[]) {
+    // @koa/router's overloads widen State to `State & {}`, which TypeScript will not unify here.
+    this.router.use(...(middleware as never[]));
+    return this;
+  }
+
+  /** The routes, then 405 (with `Allow`) for a known path asked with another method. */
+  middleware(): Middleware[] {
+    return [this.router.routes(), this.router.allowedMethods()] as unknown as Middleware[];
+  }
+
+  private add(method: Method, path: string, spec: OperationSpec, handlers: RouterMiddleware<State>[]) {
+    const errors = [...new Set([...this.defaults.errors, ...(spec.body ? [400] : []), ...(spec.errors ?? [])])].sort();
+    this.operations.push({ ...spec, ...this.defaults, method, path, errors });
+    const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
+    const validation = spec.body ? [validateBody(spec.body) as RouterMiddleware<State>] : [];
+    this.router[method](koaPath, ...([...validation, ...handlers] as never[]));
+    return this;
+  }
+}

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { redisAnswers } from '../deploy/local/services/redis.js';
+import { startTestApi, type TestApi } from '../testing/api.js';
+import { freePort } from '../testing/processes.js';
+
+/** A redis-server of this test's own, so stopping it disturbs nobody else. */
+async function startRedis(port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  for (let i = 0; i < 100 && !(await redisAnswers(port)); i++) await new Promise((r) => setTimeout(r, 50));
+  return child;
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await attempt();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+let port: number;
+let dir: string;
+let redis: ChildProcess;
+let api: TestApi;
+
+test.before(async () => {
+  port = await freePort();
+  dir = mkdtempSync(join(tmpdir(), 'redis-outage-'));
+  redis = await startRedis(port, dir);
+  api = await startTestApi({ REDIS_URL: `redis://127.0.0.1:${port}` });
+});
+
+test.after.always(async () => {
+  await api?.close();
+  if (redis?.exitCode === null) await stopRedis(redis);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('with Redis stopped the API answers 503 naming it, keeps running, and recovers when Redis returns', async (t) => {
+  const createTenant = () => api.admin('POST', '/admin/tenants', { name: 'Acme' });
+  t.is((await createTenant()).status, 201);
+
+  await stopRedis(redis);
+
+  const health = await api.request('GET', '/health');
+  t.is(health.status, 503);
+  t.is(health.body.error.code, 'unavailable');
+  t.is(health.body.error.message, 'Redis is unavailable.');
+
+  const refused = await createTenant();
+  t.is(refused.status, 503);
+  t.is(refused.body.error.code, 'unavailable');
+  t.regex(refused.body.error.message, /^Redis is unavailable/);
+  t.deepEqual(refused.body.error.details, [{ dependency: 'redis', message: 'Redis did not answer.' }]);
+
+  t.is((await api.request('GET', '/live')).status, 200);
+
+  redis = await startRedis(port, dir);
+  const recovered = await eventually(createTenant, (response) => response.status === 201);
+  t.is(recovered.status, 201);
+  t.is(
+    (
+      await eventually(
+        () => api.request('GET', '/ready'),
+        (r) => r.status === 200,
+      )
+    ).status,
+    200,
+  );
+});

@@ -1,0 +1,72 @@
+import type { OperatorChanges } from '#tenancy/index.js';
+import { notFound } from '../errors.js';
+import { requireAdmin } from '../middleware/admin-auth.js';
+import { DocumentedRouter } from '../openapi/documented-router.js';
+import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
+import { presentOperator } from '../presenters.js';
+import { createOperatorRequest, listOf, operatorResponse, updateOperatorRequest } from '../schemas/admin.js';
+import type { AdminRouterDeps } from './admin-tenants.js';
+
+/** AI operators: the public `op_` key of a widget, its knowledge base and its allowed origins. */
+export function createAdminOperatorsRouter({ tenancy, adminToken }: AdminRouterDeps) {
+  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 503] });
+  router.use(requireAdmin(adminToken));
+
+  router.post(
+    '/admin/tenants/{tenantId}/operators',
+    {
+      summary: 'Create an operator',
+      description:
+        "`knowledgeBaseId` defaults to the tenant's default knowledge base; an empty `allowedDomains` permits every origin.",
+      body: createOperatorRequest,
+      responses: { 201: { description: 'The operator', schema: operatorResponse } },
+      errors: [403],
+    },
+    async (ctx) => {
+      const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
+      const body = ctx.request.body as OperatorChanges & { name: string };
+      const knowledgeBase = await ownedKnowledgeBase(tenancy, tenant.id, body.knowledgeBaseId ?? tenant.defaultKnowledgeBaseId);
+      const operator = await tenancy.createOperator(tenant.id, {
+        name: body.name,
+        knowledgeBaseId: knowledgeBase.id,
+        allowedDomains: body.allowedDomains ?? [],
+        locale: body.locale ?? null,
+      });
+      ctx.status = 201;
+      ctx.body = presentOperator(operator);
+    },
+  );
+
+  router.get(
+    '/admin/tenants/{tenantId}/operators',
+    {
+      summary: "List a tenant's operators",
+      responses: { 200: { description: 'Oldest first', schema: listOf('operators', operatorResponse) } },
+    },
+    async (ctx) => {
+      const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
+      ctx.body = { operators: (await tenancy.listOperators(tenant.id)).map(presentOperator) };
+    },
+  );
+
+  router.patch(
+    '/admin/tenants/{tenantId}/operators/{operatorId}',
+    {
+      summary: 'Change an operator',
+      body: updateOperatorRequest,
+      responses: { 200: { description: 'The operator', schema: operatorResponse } },
+      errors: [403],
+    },
+    async (ctx) => {
+      const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
+      const operator = await tenancy.getOperator(ctx.params.operatorId!);
+      if (!operator || operator.tenantId !== tenant.id)
+        throw notFound(`No operator ${ctx.params.operatorId} in tenant ${tenant.id}.`);
+      const changes = ctx.request.body as OperatorChanges;
+      if (changes.knowledgeBaseId) await ownedKnowledgeBase(tenancy, tenant.id, changes.knowledgeBaseId);
+      ctx.body = presentOperator(await tenancy.updateOperator(operator, changes));
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,96 @@
+import { apiKeyScopes, userRoles } from '#tenancy/index.js';
+import { name, objectOf, timestamp, uuid } from './common.js';
+
+const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+
+// Requests
+
+export const createTenantRequest = objectOf({ name });
+
+export const createKnowledgeBaseRequest = objectOf({ name });
+
+export const createApiKeyRequest = objectOf(
+  {
+    name,
+    scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...apiKeyScopes] } },
+    expiresAt: nullable(timestamp),
+  },
+  ['expiresAt'],
+);
+
+export const updateApiKeyRequest = objectOf({
+  active: { const: false, description: 'Deactivation is final; rotate by creating a new key.' },
+});
+
+/**
+ * `example.com` (exact domain), `*.example.com` (every subdomain) or `https://app.example.com`
+ * (one scheme and host, with an optional port).
+ */
+export const allowedDomainPattern = {
+  type: 'string',
+  maxLength: 253,
+  pattern:
+    '^(?:https?://)?(?:\\*\\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?::\\d{1,5})?$',
+  examples: ['example.com', '*.example.com', 'https://app.example.com'],
+} as const;
+
+const locale = { type: 'string', pattern: '^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$', examples: ['de', 'en-GB'] } as const;
+
+const operatorFields = {
+  name,
+  knowledgeBaseId: uuid,
+  allowedDomains: { type: 'array', maxItems: 100, uniqueItems: true, items: allowedDomainPattern },
+  locale: nullable(locale),
+};
+
+export const createOperatorRequest = objectOf(operatorFields, ['knowledgeBaseId', 'allowedDomains', 'locale']);
+
+export const updateOperatorRequest = { ...objectOf(operatorFields, Object.keys(operatorFields)), minProperties: 1 };
+
+export const createUserRequest = objectOf({
+  name,
+  email: { type: 'string', format: 'email', maxLength: 254 },
+  role: { enum: [...userRoles] },
+});
+
+// Responses
+
+export const tenantResponse = objectOf({ id: uuid, name, defaultKnowledgeBaseId: uuid, createdAt: timestamp });
+
+export const knowledgeBaseResponse = objectOf({ id: uuid, name, isDefault: { type: 'boolean' }, createdAt: timestamp });
+
+const apiKeyFields = {
+  id: uuid,
+  prefix: { type: 'string', examples: ['kb_sk_Ab12Cd'] },
+  name,
+  scopes: { type: 'array', items: { enum: [...apiKeyScopes] } },
+  expiresAt: nullable(timestamp),
+  active: { type: 'boolean' },
+  createdAt: timestamp,
+};
+
+export const apiKeyResponse = objectOf(apiKeyFields);
+
+export const createdApiKeyResponse = objectOf({
+  ...apiKeyFields,
+  key: { type: 'string', description: 'The secret: shown in this response only.' },
+});
+
+export const operatorResponse = objectOf({
+  id: uuid,
+  operatorKey: { type: 'string', pattern: '^op_' },
+  ...operatorFields,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+const userFields = { id: uuid, name, email: { type: 'string' }, role: { enum: [...userRoles] }, createdAt: timestamp };
+
+export const userResponse = objectOf(userFields);
+
+export const createdUserResponse = objectOf({
+  ...userFields,
+  token: { type: 'string', description: 'The bearer token: shown in this response only.' },
+});
+
+export const listOf = (key: string, item: object) => objectOf({ [key]: { type: 'array', items: item } });

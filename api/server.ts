@@ -1,0 +1,26 @@
+/**
+ * Process entry of the REST API: configuration, then the wired app, then the listener. With the
+ * worker entry, the only code that reads the environment.
+ */
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '#platform/logger.js';
+import { loadConfigOrExit, onShutdown } from '#platform/process-entry.js';
+import { serviceVersion } from '#platform/version.js';
+import { wireApi } from './wiring.js';
+
+const config = loadConfigOrExit('api');
+const logger = createLogger({ level: config.logLevel, name: 'api' });
+const api = await wireApi(config, logger);
+
+const server = api.app.listen(config.port, config.host, () => {
+  const { address, port } = server.address() as AddressInfo;
+  logger.info({ url: `http://${address}:${port}`, version: serviceVersion }, 'api listening');
+});
+
+onShutdown(logger, async () => {
+  await new Promise((resolve) => {
+    server.close(resolve);
+    server.closeIdleConnections();
+  });
+  await api.close();
+});

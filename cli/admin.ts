@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { LocalSecrets } from '#platform/config.js';
+import { AdminApiError, createAdminClient } from './admin-client.js';
+
+/**
+ * The operator's command line over the `/admin` HTTP API: `npm run admin -- <command>`. Each command
+ * is one request, described by a row of `commands`; the response is printed as JSON.
+ */
+
+const options = {
+  'api-url': { type: 'string' },
+  token: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  scope: { type: 'string', multiple: true },
+  'expires-at': { type: 'string' },
+  'knowledge-base': { type: 'string' },
+  domain: { type: 'string', multiple: true },
+  locale: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+} as const;
+
+const globalOptions = ['api-url', 'token', 'help'] as const;
+type FieldOption = Exclude<keyof typeof options, (typeof globalOptions)[number]>;
+type Values = ReturnType<typeof parse>['values'];
+
+const parse = (argv: string[]) => parseArgs({ args: argv, options, allowPositionals: true });
+
+interface Command {
+  /** Names of the positional arguments, in order. */
+  args: string[];
+  required?: FieldOption[];
+  optional?: FieldOption[];
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Receives the positional arguments URL-encoded. */
+  path: (args: string[]) => string;
+  body?: (args: string[], values: Values) => unknown;
+}
+
+const tenant = ([tenantId]: string[]) => `/admin/tenants/${tenantId}`;
+
+// Fields left undefined are dropped by JSON.stringify, so a PATCH sends only what was given.
+const operatorFields = (values: Values) => ({
+  name: values.name,
+  knowledgeBaseId: values['knowledge-base'],
+  allowedDomains: values.domain,
+  locale: values.locale,
+});
+
+const commands: Record<string, Command> = {
+  'tenants create': { args: ['name'], method: 'POST', path: () => '/admin/tenants', body: ([name]) => ({ name }) },
+  'tenants get': { args: ['tenantId'], method: 'GET', path: tenant },
+  'knowledge-bases create': {
+    args: ['tenantId', 'name'],
+    method: 'POST',
+    path: (args) => `${tenant(args)}/knowledge-bases`,
+    body: ([, name]) => ({ name }),
+  },
+  'knowledge-bases list': { args: ['tenantId'], method: 'GET', path: (args) => `${tenant(args)}/knowledge-bases` },
+  'api-keys create': {
+    args: ['tenantId'],
+    required: ['name', 'scope'],
+    optional: ['expires-at'],
+    method: 'POST',
+    path: (args) => `${tenant(args)}/api-keys`,
+    body: (_, values) => ({ name: values.name, scopes: values.scope, expiresAt: values['expires-at'] }),
+  },
+  'api-keys list': { args: ['tenantId'], method: 'GET', path: (args) => `${tenant(args)}/api-keys` },
+  'api-keys deactivate': {
+    args: ['tenantId', 'keyId'],
+    method: 'PATCH',
+    path: (args) => `${tenant(args)}/api-keys/${args[1]}`,
+    body: () => ({ active: false }),
+  },
+  'operators create': {
+    args: ['tenantId'],
+    required: ['name'],
+    optional: ['knowledge-base', 'domain', 'locale'],
+    method: 'POST',
+    path: (args) => `${tenant(args)}/operators`,
+    body: (_, values) => operatorFields(values),
+  },
+  'operators list': { args: ['tenantId'], method: 'GET', path: (args) => `${tenant(args)}/operators` },
+  'operators update': {
+    args: ['tenantId', 'operatorId'],
+    optional: ['name', 'knowledge-base', 'domain', 'locale'],
+    method: 'PATCH',
+    path: (args) => `${tenant(args)}/operators/${args[1]}`,
+    body: (_, values) => operatorFields(values),
+  },
+  'users create': {
+    args: ['tenantId'],
+    required: ['name', 'email', 'role'],
+    method: 'POST',
+    path: (args) => `${tenant(args)}/users`,
+    body: (_, values) => ({ name: values.name, email: values.email, role: values.role }),
+  },
+  'users list': { args: ['tenantId'], method: 'GET', path: (args) => `${tenant(args)}/users` },
+};
+
+const placeholders: Partial<Record<FieldOption, string>> = {
+  'expires-at': 'iso-timestamp',
+  'knowledge-base': 'knowledgeBaseId',
+  domain: 'pattern',
+  role: 'admin|agent',
+};
+
+function commandUsage(name: string, command: Command): string {
+  const flag = (option: FieldOption) =>
+    `--${option} <${placeholders[option] ?? option}>${'multiple' in options[option] ? '...' : ''}`;
+  return [
+    name,
+    ...command.args.map((arg) => `<${arg}>`),
+    ...(command.required ?? []).map(flag),
+    ...(command.optional ?? []).map((option) => `[${flag(option)}]`),
+  ].join(' ');
+}
+
+const usage = `Usage: npm run admin -- <command> [options]
+
+Commands:
+${Object.entries(commands)
+  .map(([name, command]) => `  ${commandUsage(name, command)}`)
+  .join('\n')}
+
+Options:
+  --api-url <url>    the API (default: $API_URL, else http://127.0.0.1:$PORT, PORT defaulting to 3000)
+  --token <token>    the admin token (default: $ADMIN_TOKEN, else adminToken in $DATA_DIR/secrets.json,
+                     DATA_DIR defaulting to .data)
+  -h, --help         print this text
+`;
+
+export interface AdminCliIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+class UsageError extends Error {}
+
+/** Runs one command; resolves to the process exit code (0 done, 1 failed, 2 usage error). */
+export async function runAdminCli(argv: string[], io: AdminCliIo): Promise<number> {
+  let request: ReturnType<typeof parseCommand>;
+  try {
+    request = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`error: ${error.message}\n\n${usage}`);
+    return 2;
+  }
+  if (request === 'help') {
+    io.stdout.write(usage);
+    return 0;
+  }
+
+  const { command, args, values } = request;
+  const baseUrl = values['api-url'] ?? io.env.API_URL ?? `http://127.0.0.1:${io.env.PORT ?? 3000}`;
+  const secretsFile = join(io.env.DATA_DIR ?? '.data', 'secrets.json');
+  const adminToken = values.token ?? io.env.ADMIN_TOKEN ?? readLocalAdminToken(secretsFile);
+  if (!adminToken) {
+    io.stderr.write(`error: no admin token: pass --token, set ADMIN_TOKEN, or start the service once to create ${secretsFile}\n`);
+    return 1;
+  }
+
+  try {
+    const result = await createAdminClient({ baseUrl, adminToken }).request(
+      command.method,
+      command.path(args.map(encodeURIComponent)),
+      command.body?.(args, values),
+    );
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof AdminApiError) {
+      io.stderr.write(`error: ${error.body?.error?.code ?? `http_${error.status}`}: ${error.message}\n`);
+      for (const detail of error.body?.error?.details ?? []) io.stderr.write(`  ${detail.path ?? ''}: ${detail.message}\n`);
+      return 1;
+    }
+    // fetch reports an unreachable server as a TypeError whose cause is the socket error.
+    if (error instanceof TypeError && error.cause instanceof Error) {
+      io.stderr.write(`error: cannot reach ${baseUrl}: ${error.cause.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function parseCommand(argv: string[]) {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    if (!String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) throw error;
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+
+  const name = positionals.slice(0, 2).join(' ');
+  const command = commands[name];
+  if (!command) throw new UsageError(name ? `unknown command "${name}"` : 'no command given');
+  const args = positionals.slice(2);
+  if (args.length !== command.args.length) throw new UsageError(`usage: ${commandUsage(name, command)}`);
+
+  const accepted = new Set<string>([...globalOptions, ...(command.required ?? []), ...(command.optional ?? [])]);
+  const unexpected = Object.keys(values).find((option) => !accepted.has(option));
+  if (unexpected) throw new UsageError(`${name} does not take --${unexpected}`);
+  const missing = command.required?.find((option) => values[option] === undefined);
+  if (missing) throw new UsageError(`${name} needs --${missing}`);
+
+  return { command, args, values };
+}
+
+function readLocalAdminToken(file: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>).adminToken;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runAdminCli(process.argv.slice(2), process);
+}

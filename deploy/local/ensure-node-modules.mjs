@@ -1,0 +1,14 @@
+// Runs before `npm start` and `npm test` (their pre-scripts), with nothing but Node: installs the
+// dependencies on a fresh clone, and again whenever package-lock.json has changed since.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+const lockHash = createHash('sha256').update(readFileSync('package-lock.json')).digest('hex');
+const stamp = 'node_modules/.installed-lock-hash';
+
+if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
+  console.log('[stack] installing Node dependencies (npm ci)');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  writeFileSync(stamp, lockHash);
+}

@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { log } from './output.js';
+
+interface GoTool {
+  module: string;
+  version: string;
+  binary: string;
+}
+
+export type GoToolName = 'temporal-cli' | 'weaviate' | 'temporal-server' | 'temporal-sql-tool';
+
+const versions = JSON.parse(readFileSync(new URL('../versions.json', import.meta.url), 'utf8')) as {
+  goTools: Record<GoToolName, GoTool>;
+};
+
+export const goTools = versions.goTools;
+
+/** Outside the clone, so that every clone on this machine (and CI) reuses one build. */
+export function toolCacheRoot(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kb-assistant');
+}
+
+export function toolPath(name: GoToolName): string {
+  const tool = goTools[name];
+  return join(toolCacheRoot(), `${name}-${tool.version}`, 'bin', tool.binary);
+}
+
+/**
+ * The path of a pinned Go tool, built with `go install module@version` on first use. The build goes
+ * to a scratch folder and is renamed into place, so an interrupted build never leaves a broken tool.
+ */
+export async function ensureGoTool(name: GoToolName): Promise<string> {
+  const target = toolPath(name);
+  if (existsSync(target)) return target;
+
+  const tool = goTools[name];
+  const scratch = `${target}.building-${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  log(`building ${tool.module}@${tool.version} (first time on this machine: this takes minutes)`);
+
+  const started = Date.now();
+  const progress = { downloads: 0 };
+  const ticker = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    log(`  … still building ${name}: ${seconds} s, ${progress.downloads} modules downloaded`);
+  }, 20_000);
+  try {
+    const env = { ...process.env, GOBIN: scratch, CGO_ENABLED: '1', GOFLAGS: '-buildvcs=false' };
+    await run('go', ['install', `${tool.module}@${tool.version}`], env, () => progress.downloads++);
+  } finally {
+    clearInterval(ticker);
+  }
+  mkdirSync(join(target, '..'), { recursive: true });
+  renameSync(join(scratch, tool.binary), target);
+  rmSync(scratch, { recursive: true, force: true });
+  log(`built ${name} in ${Math.round((Date.now() - started) / 1000)} s: ${target}`);
+  return target;
+}
+
+/** Go's module cache, where the sources of an installed module (and the Temporal SQL schemas) live. */
+export async function goModuleDir(module: string, version: string): Promise<string> {
+  const cache = (await capture('go', ['env', 'GOMODCACHE'])).trim();
+  return join(cache, `${module}@${version}`);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, onDownload: () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      for (const line of chunk.toString().split('\n')) if (line.startsWith('go: downloading')) onDownload();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}):\n${stderr.slice(-4000)}`));
+    });
+  });
+}
+
+function capture(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
+  });
+}

@@ -1,0 +1,100 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { log } from './output.js';
+import { stopLeftovers } from './processes.js';
+import { startRedis } from './services/redis.js';
+import type { RunningService, StackPaths } from './services/service.js';
+import { startTemporalDev, type TemporalDevPorts } from './services/temporal-dev.js';
+import { startTemporalServer } from './services/temporal-server.js';
+import { startWeaviate, type WeaviatePorts } from './services/weaviate.js';
+
+export type Profile = 'dev' | 'production';
+
+/** Which ports and folders one stack uses; `npm start` and `npm test` use different plans, so both can run at once. */
+export interface StackPlan {
+  profile: Profile;
+  paths: StackPaths;
+  namespace: string;
+  redisPort: number;
+  weaviate: WeaviatePorts;
+  temporal: TemporalDevPorts;
+}
+
+export function stackPaths(dataDir: string): StackPaths {
+  const data = resolve(dataDir);
+  return { data, logs: join(data, 'logs'), run: join(data, 'run') };
+}
+
+/** The stack of `npm start`: the contract's default ports. */
+export function startPlan(dataDir: string, profile: Profile): StackPlan {
+  return {
+    profile,
+    paths: stackPaths(dataDir),
+    namespace: 'default',
+    redisPort: 6379,
+    weaviate: { http: 8080, grpc: 50051, gossip: 7946, raft: 8300 },
+    temporal: { frontend: 7233, http: 7243, ui: 8233 },
+  };
+}
+
+/** The stack of `npm test`: ports of its own and a headless Temporal. */
+export function testPlan(dataDir: string): StackPlan {
+  return {
+    profile: 'dev',
+    paths: stackPaths(dataDir),
+    namespace: 'default',
+    redisPort: 6379,
+    weaviate: { http: 18080, grpc: 15051, gossip: 17946, raft: 18300 },
+    temporal: { frontend: 17233, http: 17243 },
+  };
+}
+
+export interface RunningStack {
+  services: RunningService[];
+  /** The variables that point the API and the worker at these services. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Starts Redis, Weaviate and Temporal (building what is missing), and stops them in reverse order. */
+export async function startStack(plan: StackPlan): Promise<RunningStack> {
+  for (const dir of Object.values(plan.paths)) mkdirSync(dir, { recursive: true });
+  stopLeftovers(plan.paths.run);
+
+  const started: RunningService[] = [];
+  const stop = async () => {
+    for (const service of started.reverse()) {
+      if (service.process) {
+        log(`stopping ${service.name}`);
+        await service.process.stop();
+      }
+    }
+  };
+
+  const startTemporal = plan.profile === 'production' ? startTemporalServer : startTemporalDev;
+  const launches = [
+    startRedis(plan.redisPort, plan.paths),
+    startWeaviate(plan.weaviate, plan.paths),
+    startTemporal(plan.temporal, plan.namespace, plan.paths),
+  ];
+  const results = await Promise.allSettled(launches.map((launch) => launch.then((service) => (started.push(service), service))));
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) {
+    await stop();
+    throw failure.reason;
+  }
+  for (const service of started) log(`${service.name} ready at ${service.url}${service.note ? ` (${service.note})` : ''}`);
+
+  return {
+    services: started,
+    env: {
+      REDIS_URL: `redis://127.0.0.1:${plan.redisPort}`,
+      WEAVIATE_URL: `http://127.0.0.1:${plan.weaviate.http}`,
+      WEAVIATE_GRPC_PORT: String(plan.weaviate.grpc),
+      TEMPORAL_ADDRESS: `127.0.0.1:${plan.temporal.frontend}`,
+      TEMPORAL_NAMESPACE: plan.namespace,
+      DATA_DIR: plan.paths.data,
+    },
+    stop,
+  };
+}

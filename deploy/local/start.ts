@@ -1,0 +1,82 @@
+/**
+ * `npm start`: builds what is missing, starts Redis, Weaviate and Temporal, then the API, the
+ * worker and the widget files, prints where everything is, and stops it all on Ctrl-C.
+ */
+import { createAdminClient } from '#cli/admin-client.js';
+import { readOrCreateLocalSecrets } from '#platform/local-secrets.js';
+import { startAppProcesses } from './app-processes.js';
+import { ensureDemoTenant } from './demo-tenant.js';
+import { log } from './output.js';
+import { httpOk, waitUntil } from './processes.js';
+import { startPlan, startStack, type Profile } from './stack.js';
+
+const profile = (process.env.STACK_PROFILE ?? 'dev') as Profile;
+if (profile !== 'dev' && profile !== 'production') {
+  log(`STACK_PROFILE must be dev or production (got ${JSON.stringify(profile)})`);
+  process.exit(2);
+}
+
+const plan = startPlan(process.env.DATA_DIR || '.data', profile);
+const secrets = readOrCreateLocalSecrets(plan.paths.data);
+const port = Number(process.env.PORT || 3000);
+const cdnPort = Number(process.env.CDN_PORT || 3001);
+const apiUrl = `http://127.0.0.1:${port}`;
+const cdnUrl = `http://127.0.0.1:${cdnPort}`;
+
+log(`starting the ${profile} stack; data in ${plan.paths.data}`);
+const stack = await startStack(plan);
+const apps = startAppProcesses({
+  profile,
+  paths: plan.paths,
+  env: {
+    ...process.env,
+    ...stack.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    CDN_PORT: String(cdnPort),
+    ADMIN_TOKEN: secrets.adminToken,
+    SECRETS_KEY: secrets.secretsKey,
+  },
+  apiProcesses: profile === 'production' ? Number(process.env.API_PROCESSES || 2) : 1,
+  workerProcesses: profile === 'production' ? Number(process.env.WORKER_PROCESSES || 2) : 1,
+});
+
+let stopping = false;
+async function stopAll(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log('stopping');
+  await Promise.all(apps.map((app) => app.stop()));
+  await stack.stop();
+  log('stopped');
+}
+
+try {
+  await waitUntil('the API', () => httpOk(`${apiUrl}/ready`), { timeoutMs: 90_000, process: apps[0] });
+  await waitUntil('the widget files', () => httpOk(`${cdnUrl}/health`), { timeoutMs: 30_000, process: apps.at(-1) });
+  const demo = await ensureDemoTenant(createAdminClient({ baseUrl: apiUrl, adminToken: secrets.adminToken }), plan.paths.data);
+  const temporal = stack.services.find((s) => s.name === 'temporal');
+  process.stdout.write(`
+  Knowledge-base assistant is running (${profile} profile). Press Ctrl-C to stop everything.
+
+  REST API         ${apiUrl}   (OpenAPI: ${apiUrl}/openapi.json)
+  Temporal UI      ${plan.profile === 'dev' ? `http://127.0.0.1:${plan.temporal.ui}` : `none in this profile (${temporal?.note ?? ''})`}
+  Widget files     ${cdnUrl}
+  Admin token      ${secrets.adminToken}
+
+  Demo tenant      ${demo.tenantId}
+    knowledge base ${demo.knowledgeBaseId}
+    API key        ${demo.apiKey}   (every scope)
+    operator key   ${demo.operatorKey}
+
+  Data and logs    ${plan.paths.data}
+\n`);
+} catch (error) {
+  log(`start-up failed: ${(error as Error).message}`);
+  await stopAll();
+  process.exit(1);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => void stopAll().then(() => process.exit(0)));
+}

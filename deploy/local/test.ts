@@ -1,0 +1,43 @@
+/**
+ * `npm test`: type-checks, starts a fresh Redis/Weaviate/Temporal stack on ports of its own (so it
+ * can run beside `npm start`), runs every ava test against it, stops it, and exits with the result.
+ * Arguments are passed to ava (`npm test -- api/app.test.ts`).
+ */
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { log } from './output.js';
+import { stopLeftovers } from './processes.js';
+import { startStack, testPlan } from './stack.js';
+
+const plan = testPlan(join(process.env.DATA_DIR || '.data', 'test'));
+const started = Date.now();
+
+log('type-checking');
+if ((await run('npx', ['tsc', '--noEmit', '-p', '.'], process.env)) !== 0) process.exit(1);
+
+// Every run starts from empty service data; logs of the last run stay for reading.
+stopLeftovers(plan.paths.run);
+for (const dir of ['weaviate', 'temporal', 'redis', 'logs']) rmSync(join(plan.paths.data, dir), { recursive: true, force: true });
+
+const stack = await startStack(plan);
+let code = 1;
+try {
+  log(`running the tests (service logs in ${plan.paths.logs})`);
+  code = await run(process.execPath, [join('node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...process.argv.slice(2)], {
+    ...process.env,
+    ...stack.env,
+    NODE_ENV: 'test',
+  });
+} finally {
+  await stack.stop();
+}
+log(`${code === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+process.exit(code);
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: 'inherit' });
+    child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+  });
+}

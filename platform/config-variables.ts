@@ -1,0 +1,148 @@
+/**
+ * Every environment variable the service reads, with its default and meaning: the one table that
+ * `loadConfig`, the README and the deployment checks rely on. Defaults are those of the contract.
+ */
+export type ProcessRole = 'api' | 'worker' | 'cdn';
+
+export interface VariableSpec {
+  /** JSON Schema of the value after type coercion. */
+  schema: Record<string, unknown>;
+  default?: string | number;
+  description: string;
+  /** Processes that read it: the deployment check makes sure each container sets it. */
+  usedBy: ReadonlyArray<ProcessRole>;
+  /** No default applies when NODE_ENV is production: the deployment must set it. */
+  requiredInProduction?: boolean;
+  secret?: boolean;
+}
+
+const port = { type: 'integer', minimum: 0, maximum: 65535 };
+const url = { type: 'string', format: 'uri', pattern: '^https?://' };
+
+export const variables = {
+  NODE_ENV: {
+    schema: { enum: ['development', 'test', 'production'] },
+    default: 'development',
+    description: 'development, test or production; production requires every secret to be set explicitly',
+    usedBy: ['api', 'worker', 'cdn'],
+  },
+  HOST: {
+    schema: { type: 'string', minLength: 1 },
+    default: '127.0.0.1',
+    description: 'interface the REST API and the widget files listen on',
+    usedBy: ['api', 'cdn'],
+  },
+  PORT: {
+    schema: port,
+    default: 3000,
+    description: 'port of the REST API and public routes (0 picks a free port)',
+    usedBy: ['api'],
+  },
+  CDN_PORT: {
+    schema: port,
+    default: 3001,
+    description: 'port of the widget files ({cdn_url})',
+    usedBy: ['cdn'],
+  },
+  PUBLIC_BASE_URL: {
+    schema: url,
+    description: 'public address of the REST API ({base_url}); defaults to http://HOST:PORT',
+    usedBy: ['api'],
+    requiredInProduction: true,
+  },
+  TEMPORAL_ADDRESS: {
+    schema: { type: 'string', pattern: '^[^:/\\s]+:\\d+$' },
+    default: '127.0.0.1:7233',
+    description: 'Temporal frontend as host:port',
+    usedBy: ['api', 'worker'],
+  },
+  TEMPORAL_NAMESPACE: {
+    schema: { type: 'string', minLength: 1 },
+    default: 'default',
+    description: 'Temporal namespace of every workflow',
+    usedBy: ['api', 'worker'],
+  },
+  TEMPORAL_TASK_QUEUE: {
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._-]+$' },
+    default: 'kb-assistant',
+    description: 'base name of the Temporal task queues',
+    usedBy: ['api', 'worker'],
+  },
+  WEAVIATE_URL: {
+    schema: url,
+    default: 'http://127.0.0.1:8080',
+    description: 'Weaviate REST address',
+    usedBy: ['api', 'worker'],
+  },
+  WEAVIATE_GRPC_PORT: {
+    schema: port,
+    default: 50051,
+    description: 'Weaviate gRPC port, on the host of WEAVIATE_URL',
+    usedBy: ['api', 'worker'],
+  },
+  WEAVIATE_API_KEY: {
+    schema: { type: 'string' },
+    description: 'Weaviate API key, when the Weaviate server requires one',
+    usedBy: ['api', 'worker'],
+    secret: true,
+  },
+  REDIS_URL: {
+    schema: { type: 'string', pattern: '^rediss?://' },
+    default: 'redis://127.0.0.1:6379',
+    description: 'Redis address',
+    usedBy: ['api', 'worker'],
+    secret: true,
+  },
+  REDIS_PREFIX: {
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+    default: 'kb',
+    description: 'prefix of every Redis key this deployment writes',
+    usedBy: ['api', 'worker'],
+  },
+  GRAPH_API_BASE_URL: {
+    schema: url,
+    default: 'https://graph.facebook.com',
+    description: "the messaging platform's API base",
+    usedBy: ['worker'],
+  },
+  ADMIN_TOKEN: {
+    schema: { type: 'string', minLength: 24 },
+    description: 'platform admin token; generated on first local start and kept in the data folder',
+    usedBy: ['api'],
+    requiredInProduction: true,
+    secret: true,
+  },
+  SECRETS_KEY: {
+    schema: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$' },
+    description: '32-byte key (base64) for AES-256-GCM encryption of stored credentials; generated on first local start',
+    usedBy: ['api', 'worker'],
+    requiredInProduction: true,
+    secret: true,
+  },
+  DATA_DIR: {
+    schema: { type: 'string', minLength: 1 },
+    default: '.data',
+    description: 'local data folder: service data, logs and the generated local secrets',
+    usedBy: [],
+  },
+  LOG_LEVEL: {
+    schema: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    default: 'info',
+    description: 'least severe level written to the JSON log',
+    usedBy: ['api', 'worker', 'cdn'],
+  },
+  BODY_LIMIT_BYTES: {
+    schema: { type: 'integer', minimum: 1024 },
+    default: 5 * 1024 * 1024,
+    description: 'largest accepted request body; a larger one is answered 413',
+    usedBy: ['api'],
+  },
+  RATE_LIMIT_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 600,
+    description: 'requests each API key may make per minute; more are answered 429',
+    usedBy: ['api'],
+  },
+} satisfies Record<string, VariableSpec>;
+
+export type VariableName = keyof typeof variables;

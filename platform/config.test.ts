@@ -1,0 +1,113 @@
+import test from 'ava';
+import { ConfigError, loadConfig } from './config.js';
+
+const localSecrets = () => ({
+  adminToken: 'adm_local_token_of_enough_length',
+  secretsKey: Buffer.alloc(32, 7).toString('base64'),
+});
+
+function problemsOf(fn: () => unknown): string[] {
+  const error = (() => {
+    try {
+      fn();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  })();
+  if (!(error instanceof ConfigError)) throw new Error('expected a ConfigError');
+  return error.problems;
+}
+
+test('the contract defaults apply when nothing is set', (t) => {
+  const config = loadConfig({}, { role: 'api', localSecrets });
+  t.is(config.port, 3000);
+  t.is(config.cdnPort, 3001);
+  t.is(config.host, '127.0.0.1');
+  t.is(config.temporal.address, '127.0.0.1:7233');
+  t.is(config.weaviate.url, 'http://127.0.0.1:8080');
+  t.is(config.weaviate.grpcPort, 50051);
+  t.is(config.redis.url, 'redis://127.0.0.1:6379');
+  t.is(config.graphApiBaseUrl, 'https://graph.facebook.com');
+  t.is(config.publicBaseUrl, 'http://127.0.0.1:3000');
+  t.is(config.adminToken, 'adm_local_token_of_enough_length');
+  t.is(config.secretsKey?.length, 32);
+});
+
+test('numbers are read from strings and empty variables count as unset', (t) => {
+  const config = loadConfig({ PORT: '8088', CDN_PORT: '', RATE_LIMIT_PER_MINUTE: '5' }, { role: 'api', localSecrets });
+  t.is(config.port, 8088);
+  t.is(config.cdnPort, 3001);
+  t.is(config.rateLimitPerMinute, 5);
+});
+
+test('each bad variable is named with what it should be and what it is for', (t) => {
+  const problems = problemsOf(() =>
+    loadConfig({ PORT: 'abc', WEAVIATE_URL: 'weaviate:8080', LOG_LEVEL: 'loud' }, { role: 'api', localSecrets }),
+  );
+  t.is(problems.length, 3);
+  t.regex(
+    problems.find((p) => p.startsWith('PORT'))!,
+    /^PORT must be integer \(got "abc"\): port of the REST API/,
+  );
+  t.truthy(problems.find((p) => p.startsWith('WEAVIATE_URL')));
+  t.regex(
+    problems.find((p) => p.startsWith('LOG_LEVEL'))!,
+    /must be equal to one of the allowed values/,
+  );
+});
+
+test('a port out of range is refused', (t) => {
+  t.regex(problemsOf(() => loadConfig({ CDN_PORT: '70000' }, { role: 'api', localSecrets }))[0]!, /^CDN_PORT must be <= 65535/);
+});
+
+test('the value of a bad secret is never echoed', (t) => {
+  const [problem] = problemsOf(() => loadConfig({ SECRETS_KEY: 'not-base64-and-secret' }, { role: 'api', localSecrets }));
+  t.regex(problem!, /^SECRETS_KEY must match pattern/);
+  t.false(problem!.includes('not-base64-and-secret'));
+});
+
+test('production requires the secrets and the public address, with no local fallback', (t) => {
+  const problems = problemsOf(() => loadConfig({ NODE_ENV: 'production' }, { role: 'api', localSecrets }));
+  t.deepEqual(
+    problems.map((p) => p.split(' ')[0]),
+    ['PUBLIC_BASE_URL', 'ADMIN_TOKEN', 'SECRETS_KEY'],
+  );
+  t.true(problems.every((p) => p.includes('is required when NODE_ENV is production')));
+});
+
+test('production starts when everything required is set', (t) => {
+  const config = loadConfig(
+    {
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+      ADMIN_TOKEN: 'a'.repeat(40),
+      SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+    },
+    { role: 'api' },
+  );
+  t.is(config.env, 'production');
+  t.is(config.publicBaseUrl, 'https://api.example.com');
+});
+
+test('production requires of each process only the variables it uses', (t) => {
+  const worker = loadConfig({ NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') }, { role: 'worker' });
+  t.is(worker.adminToken, undefined);
+  t.is(worker.secretsKey?.length, 32);
+
+  const cdn = loadConfig({ NODE_ENV: 'production' }, { role: 'cdn' });
+  t.is(cdn.adminToken, undefined);
+  t.is(cdn.secretsKey, undefined);
+
+  t.deepEqual(
+    problemsOf(() => loadConfig({ NODE_ENV: 'production' }, { role: 'worker' })).map((p) => p.split(' ')[0]),
+    ['SECRETS_KEY'],
+  );
+});
+
+test('outside production a missing secret without a local fallback is an error', (t) => {
+  t.deepEqual(
+    problemsOf(() => loadConfig({}, { role: 'api' })),
+    ['ADMIN_TOKEN is not set'],
+  );
+});

@@ -1,0 +1,134 @@
+import { createAjv } from './json-schema.js';
+import { variables, type ProcessRole, type VariableName, type VariableSpec } from './config-variables.js';
+
+export type { ProcessRole };
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  host: string;
+  port: number;
+  cdnPort: number;
+  publicBaseUrl: string;
+  temporal: { address: string; namespace: string; taskQueue: string };
+  weaviate: { url: string; grpcPort: number; apiKey?: string };
+  redis: { url: string; prefix: string };
+  graphApiBaseUrl: string;
+  /** Set for the API (the only process that reads it) and everywhere outside production. */
+  adminToken?: string;
+  /** 32 bytes, for AES-256-GCM; set for the API and the worker, and everywhere outside production. */
+  secretsKey?: Buffer;
+  dataDir: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  rateLimitPerMinute: number;
+}
+
+/** The secrets a local (non-production) process falls back to when the environment lacks them. */
+export interface LocalSecrets {
+  adminToken: string;
+  secretsKey: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+type Values = { [K in VariableName]: string | number | undefined };
+
+const specs: Record<string, VariableSpec> = variables;
+
+const validate = createAjv({ coerceTypes: true, strict: false }).compile({
+  type: 'object',
+  properties: Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, spec.schema])),
+});
+
+export interface LoadOptions {
+  /** The process reading its configuration: production requires only the variables it uses. */
+  role: ProcessRole;
+  /** Consulted only outside production, when ADMIN_TOKEN or SECRETS_KEY is unset. */
+  localSecrets?: (dataDir: string) => LocalSecrets;
+}
+
+/**
+ * Reads, checks and shapes the configuration. Each problem names its variable, says what was
+ * expected and what the variable is for, and never echoes the value of a secret.
+ */
+export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Config {
+  const values = readValues(env);
+  const problems = describeProblems(values, env);
+
+  const production = values.NODE_ENV === 'production';
+  for (const [name, spec] of Object.entries(specs)) {
+    if (production && spec.requiredInProduction && spec.usedBy.includes(role) && values[name as VariableName] === undefined) {
+      problems.push(`${name} is required when NODE_ENV is production: ${spec.description}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  let { ADMIN_TOKEN: adminToken, SECRETS_KEY: secretsKey } = values;
+  if (!production && (adminToken === undefined || secretsKey === undefined)) {
+    if (!localSecrets) throw new ConfigError([`${adminToken === undefined ? 'ADMIN_TOKEN' : 'SECRETS_KEY'} is not set`]);
+    const local = localSecrets(String(values.DATA_DIR));
+    adminToken ??= local.adminToken;
+    secretsKey ??= local.secretsKey;
+  }
+
+  const host = String(values.HOST);
+  const port = Number(values.PORT);
+  return {
+    env: values.NODE_ENV as Config['env'],
+    host,
+    port,
+    cdnPort: Number(values.CDN_PORT),
+    publicBaseUrl: String(values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    temporal: {
+      address: String(values.TEMPORAL_ADDRESS),
+      namespace: String(values.TEMPORAL_NAMESPACE),
+      taskQueue: String(values.TEMPORAL_TASK_QUEUE),
+    },
+    weaviate: {
+      url: String(values.WEAVIATE_URL),
+      grpcPort: Number(values.WEAVIATE_GRPC_PORT),
+      ...(values.WEAVIATE_API_KEY ? { apiKey: String(values.WEAVIATE_API_KEY) } : {}),
+    },
+    redis: { url: String(values.REDIS_URL), prefix: String(values.REDIS_PREFIX) },
+    graphApiBaseUrl: String(values.GRAPH_API_BASE_URL).replace(/\/+$/, ''),
+    ...(adminToken === undefined ? {} : { adminToken: String(adminToken) }),
+    ...(secretsKey === undefined ? {} : { secretsKey: Buffer.from(String(secretsKey), 'base64') }),
+    dataDir: String(values.DATA_DIR),
+    logLevel: String(values.LOG_LEVEL),
+    bodyLimitBytes: Number(values.BODY_LIMIT_BYTES),
+    rateLimitPerMinute: Number(values.RATE_LIMIT_PER_MINUTE),
+  };
+}
+
+/** The variables that are set (empty counts as unset), with defaults filled in for the rest. */
+function readValues(env: Env): Values {
+  const values: Record<string, string | number | undefined> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const raw = env[name];
+    values[name] = raw === undefined || raw === '' ? spec.default : raw;
+  }
+  return values as Values;
+}
+
+/** Runs the schema (which coerces numbers in place) and turns each failure into one sentence. */
+function describeProblems(values: Values, env: Env): string[] {
+  if (validate(values)) return [];
+  return (validate.errors ?? []).map((error) => {
+    const name = error.instancePath.slice(1);
+    const spec = specs[name];
+    const shown = spec?.secret ? '' : ` (got ${JSON.stringify(env[name])})`;
+    return `${name} ${error.message}${shown}: ${spec?.description ?? ''}`;
+  });
+}
+
+/** A setting the caller's role cannot run without; loadConfig guarantees it for the roles that use it. */
+export function requireSetting<T>(value: T | undefined, variable: VariableName): T {
+  if (value === undefined) throw new ConfigError([`${variable} is not set`]);
+  return value;
+}

@@ -1,0 +1,29 @@
+import { tagUnavailable } from '#platform/dependency-errors.js';
+import type { RedisClient } from '#platform/redis.js';
+import { createApiKeyRecords } from './api-keys.js';
+import { createOperatorRecords } from './operators.js';
+import { tenancyKeys } from './redis-keys.js';
+import { createTenantRecords } from './tenants.js';
+import { createUserRecords } from './users.js';
+
+export type { ApiKey, NewApiKey } from './api-keys.js';
+export type { Operator, OperatorChanges } from './operators.js';
+export type { Tenant, KnowledgeBase } from './tenants.js';
+export { EmailTakenError, userRoles, type User, type UserRole } from './users.js';
+export { apiKeyScopes, type Scope } from './scopes.js';
+
+/**
+ * Tenants, knowledge bases, API keys, operators and users, kept in Redis under `prefix`. When Redis
+ * cannot be reached, every function fails with a DependencyUnavailableError naming it.
+ */
+export function createTenancy(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
+  const storage = { redis, keys: tenancyKeys(prefix), now };
+  return tagUnavailable('redis', {
+    ...createTenantRecords(storage),
+    ...createApiKeyRecords(storage),
+    ...createOperatorRecords(storage),
+    ...createUserRecords(storage),
+  });
+}
+
+export type Tenancy = ReturnType<typeof createTenancy>;

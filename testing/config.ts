@@ -1,0 +1,23 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { loadConfig, type Config } from '#platform/config.js';
+
+/**
+ * The configuration of an integration test: the real services `npm test` started (their addresses
+ * come through the environment), and a Redis key prefix of the test's own so tests never see each
+ * other's records.
+ */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig(
+    {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      REDIS_PREFIX: `test-${randomUUID().slice(0, 8)}`,
+      ADMIN_TOKEN: `adm_${randomBytes(24).toString('base64url')}`,
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      ...overrides,
+    },
+    { role: 'api' },
+  );
+}

@@ -1,0 +1,5 @@
+/**
+ * The worker's workflows (its `workflowsPath`). Deterministic code only: no Node built-ins, no I/O,
+ * no activity implementations; activities are reached through `proxyActivities<Activities>`.
+ */
+export {};
