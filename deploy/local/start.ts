@@ -55,12 +55,11 @@ try {
   await waitUntil('the API', () => httpOk(`${apiUrl}/ready`), { timeoutMs: 90_000, process: apps[0] });
   await waitUntil('the widget files', () => httpOk(`${cdnUrl}/health`), { timeoutMs: 30_000, process: apps.at(-1) });
   const demo = await ensureDemoTenant(createAdminClient({ baseUrl: apiUrl, adminToken: secrets.adminToken }), plan.paths.data);
-  const temporal = stack.services.find((s) => s.name === 'temporal');
   process.stdout.write(`
   Knowledge-base assistant is running (${profile} profile). Press Ctrl-C to stop everything.
 
   REST API         ${apiUrl}   (OpenAPI: ${apiUrl}/openapi.json)
-  Temporal UI      ${plan.profile === 'dev' ? `http://127.0.0.1:${plan.temporal.ui}` : `none in this profile (${temporal?.note ?? ''})`}
+  Temporal UI      ${plan.profile === 'dev' ? `http://127.0.0.1:${plan.temporal.ui}` : 'none in this profile (deploy/compose.yaml runs one)'}
   Widget files     ${cdnUrl}
   Admin token      ${secrets.adminToken}
 
