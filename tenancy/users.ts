@@ -46,13 +46,19 @@ export function createUserRecords({ redis, keys, now }: TenancyStorage) {
       if (claimed === null) throw new EmailTakenError(input.email);
 
       const token = generateSecret('userToken');
-      const user = await users.save({ id, tenantId, ...input, createdAt: now().toISOString(), tokenHash: hashSecret(token) });
-      await redis
-        .multi()
-        .set(keys.userByTokenHash(user.tokenHash), id)
-        .zAdd(keys.tenantUsers(tenantId), { score: Date.parse(user.createdAt), value: id })
-        .exec();
-      return { user, token };
+      try {
+        const user = await users.save({ id, tenantId, ...input, createdAt: now().toISOString(), tokenHash: hashSecret(token) });
+        await redis
+          .multi()
+          .set(keys.userByTokenHash(user.tokenHash), id)
+          .zAdd(keys.tenantUsers(tenantId), { score: Date.parse(user.createdAt), value: id })
+          .exec();
+        return { user, token };
+      } catch (error) {
+        // Give the address back, so that a retry after the failure is not refused as a duplicate.
+        await redis.del(keys.userByEmail(tenantId, input.email)).catch(() => undefined);
+        throw error;
+      }
     },
 
     getUser: (id: string) => users.get(id),
