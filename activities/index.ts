@@ -1,20 +1,30 @@
-import type { Logger } from '#platform/logger.js';
-import type { RedisClient } from '#platform/redis.js';
-import type { WeaviateClient } from '#platform/weaviate.js';
+import type { Client } from '@temporalio/client';
+import type { ChunkIndex } from '#knowledge/chunk-index.js';
+import type { JobStore } from '#knowledge/jobs.js';
+import type { SourceStore } from '#knowledge/sources.js';
+import type { Embedder } from './embeddings/index.js';
+import { createCleanupActivities } from './ingestion/cleanup.js';
+import { createIngestionActivities } from './ingestion/ingest-source.js';
 
-/** The clients activities reach the world through, built once per worker process. */
+/** The clients and stores activities reach the world through, built once per worker process. */
 export interface ActivityDeps {
-  logger: Logger;
-  redis: RedisClient;
-  weaviate: WeaviateClient;
+  jobs: JobStore;
+  sources: SourceStore;
+  chunkIndex: ChunkIndex;
+  embedder: Embedder;
+  temporal: Client;
+  taskQueueBase: string;
 }
 
 /**
- * Every activity of the worker, as one flat object (names are unique across areas). Each area adds
- * its factory here as it lands; workflows see only `Activities`, the type.
+ * Every activity of the worker, as one flat object (names are unique across areas). Workflows see
+ * only `Activities`, the type.
  */
-export function createActivities(_deps: ActivityDeps) {
-  return {};
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createIngestionActivities(deps),
+    ...createCleanupActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

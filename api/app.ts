@@ -2,7 +2,11 @@ import Koa from 'koa';
 import type { DependencyChecks } from '#platform/dependency-health.js';
 import type { Logger } from '#platform/logger.js';
 import type { RedisClient } from '#platform/redis.js';
+import type { Client } from '@temporalio/client';
+import type { JobStore } from '#knowledge/jobs.js';
+import type { KnowledgeSearch } from '#knowledge/search.js';
 import type { Tenancy } from '#tenancy/index.js';
+import { createItemAcceptor } from './ingestion/accept-items.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { rateLimitPerKey } from './middleware/rate-limit.js';
@@ -13,6 +17,7 @@ import { createAdminOperatorsRouter } from './routes/admin-operators.js';
 import { createAdminTenantsRouter } from './routes/admin-tenants.js';
 import { createAdminUsersRouter } from './routes/admin-users.js';
 import { createHealthRouter } from './routes/health.js';
+import { createIngestRouter } from './routes/ingest.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import type { ApiState } from './state.js';
@@ -21,8 +26,12 @@ export interface AppDeps {
   logger: Logger;
   redis: RedisClient;
   tenancy: Tenancy;
+  temporal: Client;
+  jobs: JobStore;
+  search: KnowledgeSearch;
   checks: DependencyChecks;
   settings: {
+    taskQueueBase: string;
     adminToken: string;
     redisPrefix: string;
     bodyLimitBytes: number;
@@ -33,7 +42,7 @@ export interface AppDeps {
 }
 
 /** The REST API. The order of the middleware below is the order every request goes through. */
-export function createApp({ logger, redis, tenancy, checks, settings }: AppDeps): Koa<ApiState> {
+export function createApp({ logger, redis, tenancy, temporal, jobs, search, checks, settings }: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.on('error', (error: Error, ctx?: Koa.Context) => {
     logger.error({ err: error, requestId: ctx?.state?.requestId }, 'unexpected error');
@@ -47,7 +56,15 @@ export function createApp({ logger, redis, tenancy, checks, settings }: AppDeps)
     createAdminApiKeysRouter(admin),
     createAdminOperatorsRouter(admin),
     createAdminUsersRouter(admin),
-    createKnowledgeBasesRouter({ tenancy, rateLimit }),
+    createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
+    createIngestRouter({
+      tenancy,
+      rateLimit,
+      jobs,
+      temporal,
+      taskQueueBase: settings.taskQueueBase,
+      acceptor: createItemAcceptor({ temporal, jobs, taskQueueBase: settings.taskQueueBase }),
+    }),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
 

@@ -5,6 +5,8 @@ import type { ApiKey } from '#tenancy/index.js';
 export interface ApiState {
   requestId: string;
   log: Logger;
+  /** The query string, checked and typed by `validateQuery`. */
+  query?: Record<string, unknown>;
   /** Set by API-key authentication; the tenant always comes from here, never from a body. */
   apiKey?: ApiKey;
 }

@@ -2,11 +2,13 @@ import type { ErrorObject } from 'ajv';
 import { createAjv } from '#platform/json-schema.js';
 import { invalidPayload, type ErrorDetail } from './errors.js';
 
-const ajv = createAjv({ coerceTypes: false });
+const strict = createAjv({ coerceTypes: false });
+// Query strings are all text: numbers and booleans are read from it, and defaults filled in.
+const lenient = createAjv({ coerceTypes: true, useDefaults: true });
 
 /** Compiles a schema once into an assertion that throws 400 `invalid_payload` with one detail per problem. */
-export function compileValidator<T>(schema: object, what = 'request body'): (value: unknown) => T {
-  const validate = ajv.compile(schema);
+export function compileValidator<T>(schema: object, what: 'request body' | 'query' = 'request body'): (value: unknown) => T {
+  const validate = (what === 'query' ? lenient : strict).compile(schema);
   return (value) => {
     if (validate(value)) return value as T;
     const details = describeErrors(validate.errors ?? []);

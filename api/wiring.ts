@@ -7,6 +7,11 @@ import { createTemporalClient } from '#platform/temporal.js';
 import { serviceVersion } from '#platform/version.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { createTenancy } from '#tenancy/index.js';
+import { createEmbedder } from '#activities/embeddings/index.js';
+import { createChunkIndex } from '#knowledge/chunk-index.js';
+import { createJobStore } from '#knowledge/jobs.js';
+import { createKnowledgeSearch } from '#knowledge/search.js';
+import { createSourceStore } from '#knowledge/sources.js';
 import { createApp } from './app.js';
 import type { ApiState } from './state.js';
 
@@ -25,13 +30,23 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   connectInBackground(redis, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
   const temporal = createTemporalClient(config.temporal);
+  const embedder = createEmbedder(config.embeddings);
 
   const app = createApp({
     logger,
     redis,
     tenancy: createTenancy(redis, config.redis.prefix),
+    temporal: temporal.client,
+    jobs: createJobStore(redis, config.redis.prefix),
+    search: createKnowledgeSearch({
+      chunkIndex: createChunkIndex(weaviate, embedder.space),
+      embedder,
+      sources: createSourceStore(redis, config.redis.prefix),
+      minSimilarity: config.searchMinSimilarity,
+    }),
     checks: dependencyChecks({ redis, weaviate, temporal: temporal.client }),
     settings: {
+      taskQueueBase: config.temporal.taskQueue,
       adminToken: requireSetting(config.adminToken, 'ADMIN_TOKEN'),
       redisPrefix: config.redis.prefix,
       bodyLimitBytes: config.bodyLimitBytes,

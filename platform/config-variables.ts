@@ -99,6 +99,53 @@ export const variables = {
     description: 'prefix of every Redis key this deployment writes',
     usedBy: ['api', 'worker'],
   },
+  EMBEDDINGS_PROVIDER: {
+    schema: { enum: ['local', 'openai'] },
+    default: 'local',
+    description: 'local (hashed n-grams, no model, no network) or openai (any OpenAI-compatible /v1/embeddings)',
+    usedBy: ['api', 'worker'],
+  },
+  EMBEDDINGS_BASE_URL: {
+    schema: url,
+    default: 'https://api.openai.com/v1',
+    description: 'base URL of the OpenAI-compatible embeddings API (up to and including /v1)',
+    usedBy: ['api', 'worker'],
+  },
+  EMBEDDINGS_MODEL: {
+    schema: { type: 'string', minLength: 1 },
+    default: 'text-embedding-3-small',
+    description: 'embeddings model of the openai provider',
+    usedBy: ['api', 'worker'],
+  },
+  EMBEDDINGS_API_KEY: {
+    schema: { type: 'string', minLength: 1 },
+    description: 'API key of the openai embeddings provider (required with it)',
+    usedBy: ['api', 'worker'],
+    secret: true,
+  },
+  EMBEDDINGS_DIMENSIONS: {
+    schema: { type: 'integer', minimum: 8, maximum: 8192 },
+    description: 'vector size: 512 for local; 1536 for openai unless set (a size set is asked of the model)',
+    usedBy: ['api', 'worker'],
+  },
+  EMBEDDINGS_BATCH_SIZE: {
+    schema: { type: 'integer', minimum: 1, maximum: 2048 },
+    default: 64,
+    description: 'texts per embeddings request of the openai provider',
+    usedBy: ['api', 'worker'],
+  },
+  SEARCH_MIN_SIMILARITY: {
+    schema: { type: 'number', minimum: 0, maximum: 1 },
+    description:
+      'least cosine similarity for a passage to match by meaning alone (keyword matches always count); 0.2 for local, 0.25 for openai',
+    usedBy: ['api', 'worker'],
+  },
+  INGEST_CONCURRENCY: {
+    schema: { type: 'integer', minimum: 1, maximum: 256 },
+    default: 8,
+    description: 'items each worker processes at once, per priority',
+    usedBy: ['worker'],
+  },
   GRAPH_API_BASE_URL: {
     schema: url,
     default: 'https://graph.facebook.com',

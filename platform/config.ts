@@ -13,6 +13,10 @@ export interface Config {
   weaviate: { url: string; grpcPort: number; apiKey?: string };
   redis: { url: string; prefix: string };
   graphApiBaseUrl: string;
+  embeddings: EmbeddingsConfig;
+  /** Cosine similarity below which a passage does not match by meaning alone. */
+  searchMinSimilarity: number;
+  ingestConcurrency: number;
   /** Set for the API (the only process that reads it) and everywhere outside production. */
   adminToken?: string;
   /** 32 bytes, for AES-256-GCM; set for the API and the worker, and everywhere outside production. */
@@ -22,6 +26,18 @@ export interface Config {
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
 }
+
+export type EmbeddingsConfig =
+  | { provider: 'local'; dimensions: number }
+  | {
+      provider: 'openai';
+      baseUrl: string;
+      model: string;
+      apiKey: string;
+      dimensions: number;
+      sendDimensions: boolean;
+      batchSize: number;
+    };
 
 /** The secrets a local (non-production) process falls back to when the environment lacks them. */
 export interface LocalSecrets {
@@ -67,6 +83,9 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       problems.push(`${name} is required when NODE_ENV is production: ${spec.description}`);
     }
   }
+  if (values.EMBEDDINGS_PROVIDER === 'openai' && values.EMBEDDINGS_API_KEY === undefined && role !== 'cdn') {
+    problems.push(`EMBEDDINGS_API_KEY is required when EMBEDDINGS_PROVIDER is openai: ${specs.EMBEDDINGS_API_KEY!.description}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   let { ADMIN_TOKEN: adminToken, SECRETS_KEY: secretsKey } = values;
@@ -97,12 +116,31 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     },
     redis: { url: String(values.REDIS_URL), prefix: String(values.REDIS_PREFIX) },
     graphApiBaseUrl: String(values.GRAPH_API_BASE_URL).replace(/\/+$/, ''),
+    embeddings: embeddingsConfig(values),
+    // The hashed n-grams of the local embedder score unrelated texts lower than a real model does.
+    searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? (values.EMBEDDINGS_PROVIDER === 'openai' ? 0.25 : 0.2)),
+    ingestConcurrency: Number(values.INGEST_CONCURRENCY),
     ...(adminToken === undefined ? {} : { adminToken: String(adminToken) }),
     ...(secretsKey === undefined ? {} : { secretsKey: Buffer.from(String(secretsKey), 'base64') }),
     dataDir: String(values.DATA_DIR),
     logLevel: String(values.LOG_LEVEL),
     bodyLimitBytes: Number(values.BODY_LIMIT_BYTES),
     rateLimitPerMinute: Number(values.RATE_LIMIT_PER_MINUTE),
+  };
+}
+
+function embeddingsConfig(values: Values): EmbeddingsConfig {
+  const dimensions = values.EMBEDDINGS_DIMENSIONS === undefined ? undefined : Number(values.EMBEDDINGS_DIMENSIONS);
+  if (values.EMBEDDINGS_PROVIDER !== 'openai') return { provider: 'local', dimensions: dimensions ?? 512 };
+  return {
+    provider: 'openai',
+    baseUrl: String(values.EMBEDDINGS_BASE_URL).replace(/\/+$/, ''),
+    model: String(values.EMBEDDINGS_MODEL),
+    apiKey: String(values.EMBEDDINGS_API_KEY),
+    // text-embedding-3-small's own size; a size set explicitly is asked of the model.
+    dimensions: dimensions ?? 1536,
+    sendDimensions: dimensions !== undefined,
+    batchSize: Number(values.EMBEDDINGS_BATCH_SIZE),
   };
 }
 

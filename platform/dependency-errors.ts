@@ -1,12 +1,13 @@
 import { isGrpcServiceError } from '@temporalio/client';
 import { status as grpcStatus } from '@grpc/grpc-js';
 
-export type DependencyName = 'temporal' | 'weaviate' | 'redis';
+export type DependencyName = 'temporal' | 'weaviate' | 'redis' | 'embeddings';
 
 export const dependencyLabels: Record<DependencyName, string> = {
   temporal: 'Temporal',
   weaviate: 'Weaviate',
   redis: 'Redis',
+  embeddings: 'The embeddings provider',
 };
 
 /** A call to a dependency failed because the dependency could not be reached. */
@@ -82,6 +83,8 @@ export function asUnavailable(dependency: DependencyName, error: unknown): unkno
 /** Which dependency an error says is unreachable, if any. */
 export function unavailableDependency(error: unknown): DependencyName | undefined {
   if (error instanceof DependencyUnavailableError) return error.dependency;
+  // activities/embeddings throws it when the provider cannot answer now (429, 5xx, no connection).
+  if (error instanceof Error && error.name === 'EmbeddingUnavailableError') return 'embeddings';
   if (!isConnectionError(error)) return undefined;
   const name = (error as Error).constructor.name;
   if (name.startsWith('Weaviate')) return 'weaviate';

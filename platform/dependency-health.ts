@@ -11,7 +11,8 @@ export interface DependencyStatus {
 }
 
 export type DependencyCheck = () => Promise<void>;
-export type DependencyChecks = Record<DependencyName, DependencyCheck>;
+/** The services the API cannot serve without (the embeddings provider is not probed: each probe would cost a call). */
+export type DependencyChecks = Record<Exclude<DependencyName, 'embeddings'>, DependencyCheck>;
 
 /** The cheapest call each dependency answers only when it can serve requests. */
 export function dependencyChecks(deps: { redis: RedisClient; weaviate: WeaviateClient; temporal: Client }): DependencyChecks {

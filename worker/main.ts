@@ -1,45 +1,30 @@
 /**
  * Process entry of a Temporal worker: it runs the workflows and activities of the service. Scale
- * out by starting more of these; each polls the same task queue.
+ * out by starting more of these; each polls the same task queues.
  */
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DefaultLogger, Runtime, Worker, type LogLevel } from '@temporalio/worker';
-import { createActivities } from '#activities/index.js';
+import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { createLogger, type Logger } from '#platform/logger.js';
 import { loadConfigOrExit } from '#platform/process-entry.js';
-import { connectInBackground, createRedisClient } from '#platform/redis.js';
 import { connectWorker } from '#platform/temporal.js';
-import { createWeaviateClient } from '#platform/weaviate.js';
 import { ensureSearchAttributes } from './search-attributes.js';
+import { wireWorker } from './wiring.js';
 
 const config = loadConfigOrExit('worker');
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
-// The SDK's shutdown signals (SIGINT, SIGTERM) drain the worker, so that `worker.run()` returns.
+// The SDK's shutdown signals (SIGINT, SIGTERM) drain the workers, so that `run()` returns.
 Runtime.install({ logger: sdkLogger(logger) });
 
 const connection = await connectWorker(config.temporal, logger);
 const registered = await ensureSearchAttributes(connection, config.temporal.namespace);
 if (registered.length > 0) logger.info({ registered }, 'registered search attributes');
 
-const redis = createRedisClient(config.redis.url, logger);
-connectInBackground(redis, logger);
-const weaviate = await createWeaviateClient(config.weaviate);
-
-const worker = await Worker.create({
-  connection,
-  namespace: config.temporal.namespace,
-  taskQueue: config.temporal.taskQueue,
-  // The same extension as this file: .ts under tsx, .js once compiled.
-  workflowsPath: fileURLToPath(new URL(`../workflows/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url)),
-  activities: createActivities({ logger, redis, weaviate }),
-});
-
+const worker = await wireWorker(config, logger, connection);
 logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
 try {
   await worker.run();
 } finally {
-  await Promise.allSettled([redis.isOpen ? redis.quit() : undefined, weaviate.close(), connection.close()]);
+  await worker.close();
+  await connection.close();
   logger.info('worker stopped');
 }
 
@@ -52,5 +37,5 @@ function sdkLogger(log: Logger): DefaultLogger {
     WARN: 'warn',
     ERROR: 'error',
   };
-  return new DefaultLogger('INFO', ({ level, message, meta }) => log[levels[level]]({ sdk: meta }, message));
+  return new DefaultLogger('WARN', ({ level, message, meta }) => log[levels[level]]({ sdk: meta }, message));
 }

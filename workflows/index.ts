@@ -2,4 +2,5 @@
  * The worker's workflows (its `workflowsPath`). Deterministic code only: no Node built-ins, no I/O,
  * no activity implementations; activities are reached through `proxyActivities<Activities>`.
  */
-export {};
+export { ingestItemWorkflow } from './ingestion/ingest-item.js';
+export { cleanupWorkflow } from './ingestion/cleanup.js';

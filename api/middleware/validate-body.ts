@@ -9,3 +9,15 @@ export function validateBody(schema: object): Middleware {
     await next();
   };
 }
+
+/**
+ * Checks the query string against a JSON Schema (numbers and booleans read from text, defaults
+ * filled in) and leaves the result in `ctx.state.query`.
+ */
+export function validateQuery(schema: object): Middleware {
+  const assertValid = compileValidator<Record<string, unknown>>(schema, 'query');
+  return async function validateQuery(ctx, next) {
+    ctx.state.query = assertValid({ ...ctx.query });
+    await next();
+  };
+}

@@ -41,11 +41,12 @@ function describe(operation: Operation): object {
     required: true,
     schema: { type: 'string' },
   }));
-  const queryParameters = Object.entries(operation.query ?? {}).map(([name, { schema, description }]) => ({
+  const query = operation.query as { properties?: Record<string, { description?: string }>; required?: string[] } | undefined;
+  const queryParameters = Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',
-    required: false,
-    description,
+    required: query?.required?.includes(name) ?? false,
+    ...(schema.description ? { description: schema.description } : {}),
     schema,
   }));
   const responses: Record<string, object> = {};

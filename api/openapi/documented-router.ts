@@ -1,6 +1,6 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import type { Middleware } from 'koa';
-import { validateBody } from '../middleware/validate-body.js';
+import { validateBody, validateQuery } from '../middleware/validate-body.js';
 
 export type Security = 'none' | 'admin' | 'apiKey' | 'userToken';
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -11,8 +11,8 @@ export interface OperationSpec {
   description?: string;
   /** JSON Schema of the request body, enforced by `validateBody` before the handler runs. */
   body?: object;
-  /** Documented query parameters (validated by the handler). */
-  query?: Record<string, { schema: object; description: string }>;
+  /** JSON Schema of the query parameters (an object schema), enforced by `validateQuery`. */
+  query?: object;
   /** Success responses, by status. */
   responses: Record<number, { description: string; schema?: object }>;
   /** Statuses answered with the error body, besides those of the router. */
@@ -65,10 +65,15 @@ export class DocumentedRouter<State = object> {
   }
 
   private add(method: Method, path: string, spec: OperationSpec, handlers: RouterMiddleware<State>[]) {
-    const errors = [...new Set([...this.defaults.errors, ...(spec.body ? [400] : []), ...(spec.errors ?? [])])].sort();
+    const errors = [
+      ...new Set([...this.defaults.errors, ...(spec.body || spec.query ? [400] : []), ...(spec.errors ?? [])]),
+    ].sort();
     this.operations.push({ ...spec, ...this.defaults, method, path, errors });
     const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
-    const validation = spec.body ? [validateBody(spec.body) as RouterMiddleware<State>] : [];
+    const validation = [
+      ...(spec.query ? [validateQuery(spec.query) as RouterMiddleware<State>] : []),
+      ...(spec.body ? [validateBody(spec.body) as RouterMiddleware<State>] : []),
+    ];
     this.router[method](koaPath, ...([...validation, ...handlers] as never[]));
     return this;
   }

@@ -1,0 +1,47 @@
+/**
+ * The one interface the ingestion pipeline and search use to turn text into vectors. Which model
+ * made a vector is part of its meaning: vectors from different spaces must never be compared, so
+ * the space travels with the embedder (and is what gets recorded beside stored vectors).
+ */
+export interface EmbeddingSpace {
+  provider: string;
+  model: string;
+  dimensions: number;
+}
+
+export interface Embedder {
+  readonly space: EmbeddingSpace;
+  /** One vector per text, in input order. */
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+/**
+ * A permanent refusal (bad request, bad key, wrong dimension): retrying cannot help. Activities turn
+ * it into a non-retryable ApplicationFailure whose type is `code`.
+ */
+export class EmbeddingRejectedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EmbeddingRejectedError';
+  }
+}
+
+/**
+ * The provider could not answer now (rate limit or server error after the client's own retries,
+ * connection failure, timeout). An ordinary error on purpose: the caller's retry policy retries it,
+ * and the API can answer 503 instead of 500 when a search query hits it.
+ */
+export class EmbeddingUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status the provider last answered, when it answered at all. */
+    readonly status?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'EmbeddingUnavailableError';
+  }
+}

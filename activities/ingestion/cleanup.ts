@@ -1,0 +1,59 @@
+import { heartbeat } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import pLimit from 'p-limit';
+import { sendItemOperation } from '#knowledge/item-workflow-client.js';
+import type { SourceStore } from '#knowledge/sources.js';
+import { parseSourceKey } from '#workflows/ids.js';
+import type { CleanupInput, OrphanedSource } from '#workflows/ingestion/types.js';
+
+export interface CleanupDeps {
+  sources: SourceStore;
+  temporal: Client;
+  taskQueueBase: string;
+}
+
+/** Signals sent at once when asking item workflows to delete. */
+const signalConcurrency = 16;
+
+export function createCleanupActivities({ sources, temporal, taskQueueBase }: CleanupDeps) {
+  return {
+    /** The sources of exactly this origin in the knowledge base whose external id is not kept, in a stable order. */
+    async findOrphanedSources(input: CleanupInput): Promise<OrphanedSource[]> {
+      const keep = new Set(input.keepExternalIds);
+      const orphanKeys = (await sources.listByOrigin(input.tenantId, input.knowledgeBaseId, input.sourceOrigin))
+        .filter((sourceKey) => !keep.has(parseSourceKey(sourceKey).externalId))
+        .sort();
+      const records = await sources.getMany(input.tenantId, orphanKeys);
+      return orphanKeys.map((sourceKey, i) => ({
+        sourceKey,
+        ...parseSourceKey(sourceKey),
+        sourceType: records[i]?.sourceType ?? '',
+      }));
+    },
+
+    /** Asks each orphan's item workflow to delete it (starting the workflow when none runs). */
+    async requestSourceDeletions(input: CleanupInput & { sources: OrphanedSource[]; replyTo: string }): Promise<void> {
+      const limit = pLimit(signalConcurrency);
+      let sent = 0;
+      await Promise.all(
+        input.sources.map((source) =>
+          limit(async () => {
+            await sendItemOperation(temporal, {
+              taskQueueBase,
+              identity: { tenantId: input.tenantId, integrationId: source.integrationId, externalId: source.externalId },
+              operation: {
+                kind: 'delete',
+                knowledgeBaseId: input.knowledgeBaseId,
+                sourceOrigin: input.sourceOrigin,
+                replyTo: input.replyTo,
+              },
+              priority: 'low',
+              sourceType: source.sourceType,
+            });
+            heartbeat({ sent: ++sent });
+          }),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { heartbeat } from '@temporalio/activity';
+import type { ChunkIndex } from '#knowledge/chunk-index.js';
+import type { JobStatus, JobStore } from '#knowledge/jobs.js';
+import type { SourceRecord, SourceStore } from '#knowledge/sources.js';
+import { jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
+import type { IngestOperation } from '#workflows/ingestion/types.js';
+import type { Embedder } from '../embeddings/index.js';
+import { chunkText } from '../text/chunk.js';
+import { normalizeText, normalizeTitle } from '../text/normalize.js';
+import { ItemRejectedError, nonRetryable, permanentFailure } from './failures.js';
+
+export interface IngestionDeps {
+  jobs: JobStore;
+  sources: SourceStore;
+  chunkIndex: ChunkIndex;
+  embedder: Embedder;
+  now?: () => Date;
+}
+
+export interface IngestSourceInput {
+  identity: ItemIdentity;
+  operation: IngestOperation;
+  /** Names this version's chunks; the workflow passes the same one on every retry. */
+  generation: string;
+}
+
+/** Texts embedded per call, between heartbeats. */
+const embedBatch = 64;
+
+export function createIngestionActivities({ jobs, sources, chunkIndex, embedder, now = () => new Date() }: IngestionDeps) {
+  /**
+   * Applies one version of an item: normalize, chunk, embed and index it, then switch the source to
+   * the new chunks in one Redis write and delete the old ones, so a search never mixes the two. The
+   * hash rule, `forceRefresh` and `metadataOnly` decide how much of that is needed. Safe to retry.
+   */
+  async function ingestSource({ identity, operation, generation }: IngestSourceInput): Promise<JobStatus> {
+    const jobId = jobIdOf(identity);
+    const knowledgeBaseId = operation.knowledgeBaseId;
+    await jobs.set(identity.tenantId, jobId, { status: 'processing', knowledgeBaseId });
+    try {
+      const status = await applyVersion(identity, operation, generation);
+      await jobs.set(identity.tenantId, jobId, { status, knowledgeBaseId });
+      return status;
+    } catch (error) {
+      const failure = permanentFailure(error);
+      if (!failure) throw error;
+      await jobs.set(identity.tenantId, jobId, { status: 'failed', knowledgeBaseId, error: failure });
+      throw nonRetryable(failure, error);
+    }
+  }
+
+  async function applyVersion(identity: ItemIdentity, operation: IngestOperation, generation: string): Promise<JobStatus> {
+    const { tenantId } = identity;
+    const { data, options, knowledgeBaseId } = operation;
+    const sourceKey = sourceKeyOf(identity);
+    const previous = await sources.get(tenantId, sourceKey);
+
+    if (options.metadataOnly) {
+      if (previous?.knowledgeBaseId !== knowledgeBaseId) {
+        throw new ItemRejectedError(
+          'not_indexed',
+          'metadataOnly updates an item already in this knowledge base: send it once without metadataOnly first.',
+        );
+      }
+      const metadata = { url: data.url ?? null, metadata: data.metadata ?? null, sourceData: data.sourceData ?? null };
+      await sources.updateMetadata(tenantId, sourceKey, metadata, now().toISOString());
+      return 'metadata_updated';
+    }
+
+    // A retry after this version was already committed: only the old chunks may be left to delete.
+    if (previous?.generation === generation) {
+      await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey, generation);
+      return 'searchable';
+    }
+    if (data.hash && previous?.hash === data.hash && !options.forceRefresh && previous.knowledgeBaseId === knowledgeBaseId) {
+      return 'skipped';
+    }
+
+    const title = normalizeTitle(data.title);
+    const chunks = chunkText(title, normalizeText(data.content));
+    if (chunks.every((chunk) => chunk.embedText === '')) {
+      throw new ItemRejectedError(
+        'empty_item',
+        'The item has no text once its markup is removed: send a title or content with words in it.',
+      );
+    }
+    const vectors = await embedAll(chunks.map((chunk) => chunk.embedText));
+    const identityProperties = {
+      sourceKey,
+      generation,
+      integrationId: identity.integrationId,
+      externalId: identity.externalId,
+      sourceType: operation.sourceType,
+      sourceOrigin: operation.sourceOrigin ?? '',
+      title,
+      embeddingProvider: embedder.space.provider,
+      embeddingModel: embedder.space.model,
+    };
+    await chunkIndex.insertGeneration(
+      knowledgeBaseId,
+      identityProperties,
+      chunks.map((chunk, i) => ({ index: chunk.index, text: chunk.text, vector: vectors[i]! })),
+    );
+
+    const record: SourceRecord = {
+      integrationId: identity.integrationId,
+      externalId: identity.externalId,
+      knowledgeBaseId,
+      sourceType: operation.sourceType,
+      sourceOrigin: operation.sourceOrigin ?? '',
+      title,
+      url: data.url ?? null,
+      metadata: data.metadata ?? null,
+      sourceData: data.sourceData ?? null,
+      hash: data.hash ?? null,
+      generation,
+      chunkCount: chunks.length,
+      embeddingProvider: embedder.space.provider,
+      embeddingModel: embedder.space.model,
+      updatedAt: now().toISOString(),
+    };
+    await sources.commit(tenantId, sourceKey, record, previous);
+
+    // Moved to another knowledge base: its chunks there are all stale.
+    if (previous && previous.knowledgeBaseId !== knowledgeBaseId)
+      await chunkIndex.deleteSourceChunks(previous.knowledgeBaseId, sourceKey);
+    await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey, generation);
+    return 'searchable';
+  }
+
+  async function embedAll(texts: string[]): Promise<number[][]> {
+    const vectors: number[][] = [];
+    for (let start = 0; start < texts.length; start += embedBatch) {
+      vectors.push(...(await embedder.embed(texts.slice(start, start + embedBatch))));
+      heartbeat({ embedded: vectors.length });
+    }
+    return vectors;
+  }
+
+  /**
+   * Deletes a source a cleanup found orphaned, unless it has since moved or changed origin. Chunks
+   * go first, then the job status, then the record: a retry at any point finishes the work.
+   */
+  async function deleteSource(input: {
+    identity: ItemIdentity;
+    knowledgeBaseId: string;
+    sourceOrigin: string;
+  }): Promise<boolean> {
+    const { identity, knowledgeBaseId } = input;
+    const sourceKey = sourceKeyOf(identity);
+    const record = await sources.get(identity.tenantId, sourceKey);
+    if (!record || record.knowledgeBaseId !== knowledgeBaseId || record.sourceOrigin !== input.sourceOrigin) return false;
+
+    await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey);
+    await jobs.set(identity.tenantId, jobIdOf(identity), { status: 'deleted', knowledgeBaseId });
+    await sources.remove(identity.tenantId, sourceKey, record);
+    return true;
+  }
+
+  async function recordIngestFailure(input: {
+    identity: ItemIdentity;
+    knowledgeBaseId: string;
+    error: { code: string; message: string };
+  }) {
+    await jobs.set(input.identity.tenantId, jobIdOf(input.identity), {
+      status: 'failed',
+      knowledgeBaseId: input.knowledgeBaseId,
+      error: input.error,
+    });
+  }
+
+  return { ingestSource, deleteSource, recordIngestFailure };
+}

@@ -1,0 +1,129 @@
+import test from 'ava';
+import { startTestApi, type TestApi } from '../../testing/api.js';
+import { importingTenant, item } from '../../testing/ingestion.js';
+import { ingestLimits } from '../schemas/ingest.js';
+
+// Every bad payload is refused before anything is queued: no worker is needed here.
+let api: TestApi;
+let headers: Record<string, string>;
+test.before(async () => {
+  api = await startTestApi();
+  ({ headers } = await importingTenant(api));
+});
+test.after.always(() => api?.close());
+
+const valid = () => item('sku-1', { title: 'Mug', content: 'A blue mug.' });
+
+async function refused(t: any, path: string, body: unknown) {
+  const response = await api.request('POST', path, { body, headers });
+  t.is(response.status, 400, JSON.stringify(body));
+  t.is(response.body.error.code, 'invalid_payload');
+  return (response.body.error.details as Array<{ path: string; message: string }>).map((d) => `${d.path} ${d.message}`);
+}
+
+test('each required field is named when missing', async (t) => {
+  t.deepEqual(await refused(t, '/ingest', {}), [
+    '/integrationId is required',
+    '/sourceType is required',
+    '/externalId is required',
+    '/data is required',
+  ]);
+  t.deepEqual(await refused(t, '/ingest', { ...valid(), data: {} }), ['/data/title is required', '/data/content is required']);
+});
+
+test('wrong types, values and unknown fields are refused', async (t) => {
+  const problems = await refused(t, '/ingest', {
+    ...valid(),
+    integrationId: '',
+    sourceType: 'RECIPE',
+    knowledgeBaseId: 'not-a-uuid',
+    tenantId: 'someone-else',
+    data: { title: 42, content: 'x', url: 'ftp://files.example.com/a', metadata: 'price=3', hash: '' },
+    options: { priority: 'urgent', forceRefresh: 'yes', extra: 1 },
+  });
+  for (const expected of [
+    '/integrationId must NOT have fewer than 1 characters',
+    '/sourceType must be one of "PRODUCT", "ARTICLE", "SERVICE", "PERSON", "PAGE"',
+    '/knowledgeBaseId must match format "uuid"',
+    '/tenantId is not an allowed field',
+    '/data/title must be string',
+    '/data/url must match pattern "^https?://"',
+    '/data/metadata must be object',
+    '/data/hash must NOT have fewer than 1 characters',
+    '/options/priority must be one of "high", "low"',
+    '/options/forceRefresh must be boolean',
+    '/options/extra is not an allowed field',
+  ]) {
+    t.true(problems.includes(expected), `${expected}\nin:\n${problems.join('\n')}`);
+  }
+});
+
+test('bulk problems name the index of the item', async (t) => {
+  const problems = await refused(t, '/ingest/bulk', {
+    items: [valid(), { ...valid(), externalId: 7 }, { ...valid(), data: { title: 'x' } }],
+  });
+  t.deepEqual(problems, ['/items/1/externalId must be string', '/items/2/data/content is required']);
+  t.deepEqual(await refused(t, '/ingest/bulk', { items: [] }), ['/items must NOT have fewer than 1 items']);
+  t.deepEqual(await refused(t, '/ingest/bulk', [valid()]), ['/ must be object']);
+});
+
+test('beyond the limits the answer is 413, saying the limit', async (t) => {
+  const tooMany = await api.request('POST', '/ingest/bulk', {
+    body: { items: Array.from({ length: ingestLimits.itemsPerBulk + 1 }, (_, i) => item(`i${i}`, { title: 't', content: 'c' })) },
+    headers,
+  });
+  t.is(tooMany.status, 413);
+  t.is(tooMany.body.error.code, 'payload_too_large');
+  t.regex(tooMany.body.error.message, /at most 500 items \(got 501\)/);
+
+  const long = await api.request('POST', '/ingest', {
+    body: item('long', { title: 'Long', content: 'x'.repeat(ingestLimits.contentChars + 1) }),
+    headers,
+  });
+  t.is(long.status, 413);
+  t.regex(long.body.error.message, /data\.content is longer than 100000 characters/);
+
+  const longInBulk = await api.request('POST', '/ingest/bulk', {
+    body: { items: [valid(), item('long', { title: 'Long', content: 'x'.repeat(ingestLimits.contentChars + 1) })] },
+    headers,
+  });
+  t.is(longInBulk.status, 413);
+  t.regex(longInBulk.body.error.message, /items\[1\]\.data\.content/);
+});
+
+test('ingestion needs the iq:import scope, and search iq:read', async (t) => {
+  const { headers: readOnly, kb } = await (async () => {
+    const tenant = (await api.admin('POST', '/admin/tenants', { name: 'Reader' })).body;
+    const key = (await api.admin('POST', `/admin/tenants/${tenant.id}/api-keys`, { name: 'r', scopes: ['iq:read'] })).body;
+    return { headers: { 'x-api-key': key.key as string }, kb: tenant.defaultKnowledgeBaseId as string };
+  })();
+  const ingest = await api.request('POST', '/ingest', { body: valid(), headers: readOnly });
+  t.is(ingest.status, 403);
+  t.is(ingest.body.error.message, 'This API key lacks the iq:import scope.');
+  t.is((await api.request('GET', '/ingest/jobs/shop-sku-1', { headers: readOnly })).status, 403);
+
+  const { headers: importOnly } = await (async () => {
+    const tenant = (await api.admin('POST', '/admin/tenants', { name: 'Importer' })).body;
+    const key = (await api.admin('POST', `/admin/tenants/${tenant.id}/api-keys`, { name: 'i', scopes: ['iq:import'] })).body;
+    return { headers: { 'x-api-key': key.key as string } };
+  })();
+  t.is((await api.request('GET', `/knowledge-bases/${kb}/search?q=x`, { headers: importOnly })).status, 403);
+});
+
+test('search wants a query and a limit of at most 50', async (t) => {
+  const { headers: reader, kb } = await importingTenant(api);
+  const noQuery = await api.request('GET', `/knowledge-bases/${kb}/search`, { headers: reader });
+  t.is(noQuery.status, 400);
+  t.deepEqual(noQuery.body.error.details, [{ path: '/q', message: 'is required' }]);
+  const tooMany = await api.request('GET', `/knowledge-bases/${kb}/search?q=mug&limit=51`, { headers: reader });
+  t.is(tooMany.status, 400);
+  t.deepEqual(tooMany.body.error.details, [{ path: '/limit', message: 'must be <= 50' }]);
+  const notNumber = await api.request('GET', `/knowledge-bases/${kb}/search?q=mug&limit=ten`, { headers: reader });
+  t.is(notNumber.status, 400);
+});
+
+test('an unknown job is 404', async (t) => {
+  const response = await api.request('GET', '/ingest/jobs/nobody-nothing', { headers });
+  t.is(response.status, 404);
+  t.is(response.body.error.code, 'not_found');
+});

@@ -1,0 +1,163 @@
+import type { Client } from '@temporalio/client';
+import type { Middleware } from 'koa';
+import { randomUUID } from 'node:crypto';
+import type { JobStore } from '#knowledge/jobs.js';
+import type { Tenancy } from '#tenancy/index.js';
+import { cleanupWorkflowId } from '#workflows/ids.js';
+import type { CleanupInput, CleanupResult } from '#workflows/ingestion/types.js';
+import type { cleanupWorkflow } from '#workflows/index.js';
+import { asUnavailable } from '#platform/dependency-errors.js';
+import { AppError, notFound } from '../errors.js';
+import type { IngestItemBody, ItemAcceptor } from '../ingestion/accept-items.js';
+import { requireApiKey } from '../middleware/api-key-auth.js';
+import { DocumentedRouter } from '../openapi/documented-router.js';
+import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
+import {
+  bulkQueuedResponse,
+  bulkRequest,
+  cleanupRequest,
+  cleanupResponse,
+  ingestItem,
+  ingestLimits,
+  jobResponse,
+  queuedResponse,
+} from '../schemas/ingest.js';
+import type { AuthenticatedState } from '../state.js';
+
+export interface IngestRouterDeps {
+  tenancy: Tenancy;
+  rateLimit: Middleware<AuthenticatedState>;
+  acceptor: ItemAcceptor;
+  jobs: JobStore;
+  temporal: Client;
+  taskQueueBase: string;
+}
+
+/** The published queue estimate: 10 items per second. */
+const estimatedTime = (items: number) => `${Math.ceil(items / 10)}s`;
+
+/** The ingestion interface: items in, cleanup, and the status of each job. */
+export function createIngestRouter({ tenancy, rateLimit, acceptor, jobs, temporal, taskQueueBase }: IngestRouterDeps) {
+  const router = new DocumentedRouter<AuthenticatedState>({
+    tags: ['Ingestion'],
+    security: 'apiKey',
+    scope: 'iq:import',
+    errors: [401, 403, 404, 413, 429, 503],
+  });
+  router.use(requireApiKey(tenancy, 'iq:import'), rateLimit);
+
+  /** The knowledge base each item goes to: its own, or the tenant's default (403/404 as for any resource). */
+  async function targetsOf(tenantId: string, wanted: Array<string | undefined>): Promise<string[]> {
+    const tenant = await tenantOr404(tenancy, tenantId);
+    const ids = wanted.map((id) => id ?? tenant.defaultKnowledgeBaseId);
+    for (const id of new Set(ids)) await ownedKnowledgeBase(tenancy, tenantId, id);
+    return ids;
+  }
+
+  router.post(
+    '/ingest',
+    {
+      summary: 'Ingest one item',
+      description: 'Answers once the item is durably queued; processing is asynchronous (see GET /ingest/jobs/{jobId}).',
+      body: ingestItem,
+      responses: { 200: { description: 'Queued', schema: queuedResponse } },
+    },
+    async (ctx) => {
+      const item = ctx.request.body as IngestItemBody;
+      checkContentLength([item]);
+      const [knowledgeBaseId] = await targetsOf(ctx.state.apiKey.tenantId, [item.knowledgeBaseId]);
+      const jobId = await acceptor.acceptOne(ctx.state.apiKey.tenantId, knowledgeBaseId!, item);
+      ctx.body = { status: 'queued', jobId };
+    },
+  );
+
+  router.post(
+    '/ingest/bulk',
+    {
+      summary: 'Ingest several items',
+      description: `Up to ${ingestLimits.itemsPerBulk} items per call. Answers once every item is durably queued; a pair sent twice counts once, its last version winning.`,
+      body: bulkRequest,
+      responses: { 200: { description: 'Queued', schema: bulkQueuedResponse } },
+    },
+    async (ctx) => {
+      const { items } = ctx.request.body as { items: IngestItemBody[] };
+      if (items.length > ingestLimits.itemsPerBulk) {
+        throw new AppError(
+          413,
+          'payload_too_large',
+          `A bulk request takes at most ${ingestLimits.itemsPerBulk} items (got ${items.length}): split it.`,
+        );
+      }
+      checkContentLength(items);
+      const targets = await targetsOf(
+        ctx.state.apiKey.tenantId,
+        items.map((item) => item.knowledgeBaseId),
+      );
+      const jobIds = await acceptor.acceptMany(
+        ctx.state.apiKey.tenantId,
+        items.map((item, i) => ({ item, knowledgeBaseId: targets[i]! })),
+      );
+      ctx.body = { status: 'queued', jobCount: jobIds.length, estimatedTime: estimatedTime(jobIds.length), jobIds };
+    },
+  );
+
+  router.post(
+    '/ingest/cleanup',
+    {
+      summary: 'Delete the sources of an origin that no longer exist',
+      description:
+        '`sourceOrigin` and `keepExternalIds` are required; `knowledgeBaseId` defaults to the tenant’s default. Every source of exactly that origin whose externalId is not kept is deleted (an empty list deletes them all); answers when they are gone.',
+      body: cleanupRequest,
+      responses: { 200: { description: 'Deleted', schema: cleanupResponse } },
+    },
+    async (ctx) => {
+      const body = ctx.request.body as { knowledgeBaseId?: string; sourceOrigin: string; keepExternalIds: string[] };
+      const tenantId = ctx.state.apiKey.tenantId;
+      const [knowledgeBaseId] = await targetsOf(tenantId, [body.knowledgeBaseId]);
+      const input: CleanupInput = {
+        tenantId,
+        knowledgeBaseId: knowledgeBaseId!,
+        sourceOrigin: body.sourceOrigin,
+        keepExternalIds: body.keepExternalIds,
+      };
+      let result: CleanupResult;
+      try {
+        result = await temporal.workflow.execute<typeof cleanupWorkflow>('cleanupWorkflow', {
+          workflowId: cleanupWorkflowId(tenantId, knowledgeBaseId!, randomUUID()),
+          taskQueue: taskQueueBase,
+          args: [input],
+        });
+      } catch (error) {
+        throw asUnavailable('temporal', error);
+      }
+      ctx.body = result;
+    },
+  );
+
+  router.get(
+    '/ingest/jobs/{jobId}',
+    {
+      summary: 'The status of an ingestion job',
+      description: 'queued, processing, searchable, skipped, metadata_updated, failed (with error) or deleted.',
+      responses: { 200: { description: 'The job', schema: jobResponse } },
+    },
+    async (ctx) => {
+      const job = await jobs.get(ctx.state.apiKey.tenantId, ctx.params.jobId!);
+      if (!job) throw notFound(`No job ${ctx.params.jobId}.`);
+      ctx.body = job;
+    },
+  );
+
+  return router;
+}
+
+function checkContentLength(items: IngestItemBody[]): void {
+  const index = items.findIndex((item) => item.data.content.length > ingestLimits.contentChars);
+  if (index === -1) return;
+  const where = items.length > 1 ? `items[${index}].data.content` : 'data.content';
+  throw new AppError(
+    413,
+    'payload_too_large',
+    `${where} is longer than ${ingestLimits.contentChars} characters: split the item or shorten it.`,
+  );
+}

@@ -1,0 +1,167 @@
+import weaviate, { Filters, generateUuid5, type Collection, type WeaviateClient } from 'weaviate-client';
+import type { EmbeddingSpace } from '#activities/embeddings/index.js';
+import { tagUnavailable } from '#platform/dependency-errors.js';
+
+/** What a chunk says about its source; the mutable metadata (url, metadata, sourceData) lives in Redis. */
+export type ChunkProperties = {
+  sourceKey: string;
+  generation: string;
+  integrationId: string;
+  externalId: string;
+  sourceType: string;
+  sourceOrigin: string;
+  title: string;
+  text: string;
+  chunkIndex: number;
+  embeddingProvider: string;
+  embeddingModel: string;
+};
+
+export interface ChunkToIndex {
+  index: number;
+  text: string;
+  vector: number[];
+}
+
+export interface ChunkHit {
+  properties: ChunkProperties;
+  score: number;
+}
+
+/**
+ * One collection per embedding space: vectors of different models are never compared, and after a
+ * model change items re-ingested with `forceRefresh` fill the new collection.
+ * Weaviate collection names: a capital first letter, then letters, digits and underscores.
+ */
+export function collectionName(space: EmbeddingSpace): string {
+  const slug = `${space.provider}_${space.model}_${space.dimensions}`.replace(/[^A-Za-z0-9]+/g, '_');
+  return `KbChunk_${slug}`;
+}
+
+/**
+ * The chunks of every knowledge base, in one Weaviate collection per embedding space, with one
+ * Weaviate tenant per knowledge base: knowledge bases never see each other's chunks and one can be
+ * dropped whole. The collection is created on first use (idempotently, so every process may try).
+ */
+export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) {
+  const name = collectionName(space);
+  let ready: Promise<Collection<ChunkProperties>> | undefined;
+
+  function collection(): Promise<Collection<ChunkProperties>> {
+    ready ??= ensureCollection(client, name).catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  }
+
+  async function tenant(knowledgeBaseId: string) {
+    return (await collection()).withTenant(knowledgeBaseId);
+  }
+
+  return tagUnavailable('weaviate', {
+    space,
+    name,
+    collection,
+
+    /**
+     * Writes one generation of a source's chunks. Object ids derive from the source, generation and
+     * position, so a retried write overwrites rather than duplicates. A partial failure is an error.
+     */
+    async insertGeneration(
+      knowledgeBaseId: string,
+      source: Omit<ChunkProperties, 'text' | 'chunkIndex'>,
+      chunks: ChunkToIndex[],
+    ) {
+      const chunksOfKb = await tenant(knowledgeBaseId);
+      const result = await chunksOfKb.data.insertMany(
+        chunks.map((chunk) => ({
+          id: generateUuid5(`${source.sourceKey}|${source.generation}|${chunk.index}`),
+          properties: { ...source, text: chunk.text, chunkIndex: chunk.index },
+          vectors: chunk.vector,
+        })),
+      );
+      if (result.hasErrors) {
+        const first = Object.values(result.errors)[0];
+        throw new Error(`Weaviate refused ${Object.keys(result.errors).length} of ${chunks.length} chunks: ${first?.message}`);
+      }
+    },
+
+    /** Deletes a source's chunks of every generation but `keepGeneration` (all of them when absent). */
+    async deleteSourceChunks(knowledgeBaseId: string, sourceKey: string, keepGeneration?: string): Promise<void> {
+      const chunksOfKb = await tenant(knowledgeBaseId);
+      if (!(await tenantExists(chunksOfKb, knowledgeBaseId))) return;
+      const bySource = chunksOfKb.filter.byProperty('sourceKey').equal(sourceKey);
+      const filter = keepGeneration
+        ? Filters.and(bySource, chunksOfKb.filter.byProperty('generation').notEqual(keepGeneration))
+        : bySource;
+      await chunksOfKb.data.deleteMany(filter);
+    },
+
+    /**
+     * Hybrid search (BM25 over title and text, plus the query vector), best chunk first. Chunks
+     * farther than `maxVectorDistance` from the query match only through their keywords.
+     */
+    async hybridSearch(
+      knowledgeBaseId: string,
+      query: string,
+      vector: number[],
+      options: { limit: number; maxVectorDistance: number },
+    ): Promise<ChunkHit[]> {
+      const chunksOfKb = await tenant(knowledgeBaseId);
+      if (!(await tenantExists(chunksOfKb, knowledgeBaseId))) return [];
+      const result = await chunksOfKb.query.hybrid(query, {
+        // The distance bounds the vector half only (maxVectorDistance would drop keyword matches too).
+        vector: { vector, distance: options.maxVectorDistance },
+        alpha: 0.5,
+        limit: options.limit,
+        queryProperties: [{ name: 'title', weight: 2 }, 'text'],
+        returnMetadata: ['score'],
+      });
+      return result.objects.map((object) => ({ properties: object.properties, score: object.metadata?.score ?? 0 }));
+    },
+
+    /** Drops a knowledge base's chunks at once. */
+    async dropKnowledgeBase(knowledgeBaseId: string): Promise<void> {
+      const chunks = await collection();
+      if (await tenantExists(chunks, knowledgeBaseId)) await chunks.tenants.remove([{ name: knowledgeBaseId }]);
+    },
+  });
+}
+
+export type ChunkIndex = ReturnType<typeof createChunkIndex>;
+
+/** A knowledge base that never received a chunk has no Weaviate tenant yet: there is nothing to read or delete. */
+async function tenantExists(collection: Collection<ChunkProperties>, knowledgeBaseId: string): Promise<boolean> {
+  return (await collection.tenants.getByName(knowledgeBaseId)) !== null;
+}
+
+async function ensureCollection(client: WeaviateClient, name: string): Promise<Collection<ChunkProperties>> {
+  if (!(await client.collections.exists(name))) {
+    try {
+      await client.collections.create<ChunkProperties>({
+        name,
+        description: 'Chunks of knowledge-base sources, with their own vectors; one tenant per knowledge base.',
+        vectorizers: weaviate.configure.vectors.selfProvided(),
+        multiTenancy: weaviate.configure.multiTenancy({ enabled: true, autoTenantCreation: true, autoTenantActivation: true }),
+        properties: [
+          { name: 'sourceKey', dataType: 'text', tokenization: 'field', indexSearchable: false },
+          { name: 'generation', dataType: 'text', tokenization: 'field', indexSearchable: false },
+          { name: 'integrationId', dataType: 'text', tokenization: 'field', indexSearchable: false },
+          { name: 'externalId', dataType: 'text', tokenization: 'field', indexSearchable: false },
+          { name: 'sourceType', dataType: 'text', tokenization: 'field', indexSearchable: false },
+          { name: 'sourceOrigin', dataType: 'text', tokenization: 'field', indexSearchable: false },
+          { name: 'title', dataType: 'text', tokenization: 'word' },
+          { name: 'text', dataType: 'text', tokenization: 'word' },
+          { name: 'chunkIndex', dataType: 'int', indexSearchable: false },
+          { name: 'embeddingProvider', dataType: 'text', tokenization: 'field', indexSearchable: false },
+          { name: 'embeddingModel', dataType: 'text', tokenization: 'field', indexSearchable: false },
+        ],
+      });
+    } catch (error) {
+      // Another process created it between the check and the create.
+      if (!(await client.collections.exists(name))) throw error;
+    }
+  }
+  return client.collections.get<ChunkProperties>(name);
+}

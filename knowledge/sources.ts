@@ -1,0 +1,111 @@
+import { tagUnavailable } from '#platform/dependency-errors.js';
+import type { RedisClient } from '#platform/redis.js';
+
+/**
+ * What the service knows of one ingested item besides its chunks: where it is, which generation of
+ * chunks is current, and the metadata that changes without re-embedding.
+ */
+export interface SourceRecord {
+  integrationId: string;
+  externalId: string;
+  knowledgeBaseId: string;
+  sourceType: string;
+  /** '' when the item has no origin tag. */
+  sourceOrigin: string;
+  title: string;
+  url: string | null;
+  metadata: Record<string, unknown> | null;
+  sourceData: Record<string, unknown> | null;
+  hash: string | null;
+  /** The generation of chunks searches may return; chunks of any other generation are stale. */
+  generation: string;
+  chunkCount: number;
+  embeddingProvider: string;
+  embeddingModel: string;
+  updatedAt: string;
+}
+
+export type SourceMetadata = Pick<SourceRecord, 'url' | 'metadata' | 'sourceData'>;
+
+/**
+ * Source records as Redis hashes, with a set per knowledge base and origin tag for cleanup. Every
+ * change of a record and of its index entries is one MULTI, so they never disagree.
+ */
+export function createSourceStore(redis: RedisClient, prefix: string) {
+  const recordKey = (tenantId: string, sourceKey: string) => `${prefix}:source:${tenantId}:${sourceKey}`;
+  const originKey = (tenantId: string, knowledgeBaseId: string, origin: string) =>
+    `${prefix}:origin:${tenantId}:${knowledgeBaseId}:${origin}`;
+
+  return tagUnavailable('redis', {
+    async get(tenantId: string, sourceKey: string): Promise<SourceRecord | undefined> {
+      return decode(await redis.hGetAll(recordKey(tenantId, sourceKey)));
+    },
+
+    /** Records in the order of `sourceKeys`, undefined where there is none. */
+    async getMany(tenantId: string, sourceKeys: string[]): Promise<Array<SourceRecord | undefined>> {
+      if (sourceKeys.length === 0) return [];
+      const multi = redis.multi();
+      for (const sourceKey of sourceKeys) multi.hGetAll(recordKey(tenantId, sourceKey));
+      const replies = (await multi.exec()) as unknown as Array<Record<string, string>>;
+      return replies.map(decode);
+    },
+
+    /** Makes `record` the source's current state, moving its index entry if its place changed. */
+    async commit(tenantId: string, sourceKey: string, record: SourceRecord, previous?: SourceRecord): Promise<void> {
+      const multi = redis.multi().del(recordKey(tenantId, sourceKey)).hSet(recordKey(tenantId, sourceKey), encode(record));
+      if (previous && (previous.knowledgeBaseId !== record.knowledgeBaseId || previous.sourceOrigin !== record.sourceOrigin)) {
+        multi.sRem(originKey(tenantId, previous.knowledgeBaseId, previous.sourceOrigin), sourceKey);
+      }
+      multi.sAdd(originKey(tenantId, record.knowledgeBaseId, record.sourceOrigin), sourceKey);
+      await multi.exec();
+    },
+
+    /** Replaces url, metadata and sourceData; a null removes the field. */
+    async updateMetadata(tenantId: string, sourceKey: string, metadata: SourceMetadata, updatedAt: string): Promise<void> {
+      const cleared = Object.entries(metadata)
+        .filter(([, value]) => value === null)
+        .map(([name]) => name);
+      const multi = redis.multi().hSet(recordKey(tenantId, sourceKey), encode({ ...metadata, updatedAt }));
+      if (cleared.length > 0) multi.hDel(recordKey(tenantId, sourceKey), cleared);
+      await multi.exec();
+    },
+
+    async remove(tenantId: string, sourceKey: string, record: SourceRecord): Promise<void> {
+      await redis
+        .multi()
+        .del(recordKey(tenantId, sourceKey))
+        .sRem(originKey(tenantId, record.knowledgeBaseId, record.sourceOrigin), sourceKey)
+        .exec();
+    },
+
+    /** The source keys of a knowledge base that carry exactly this origin tag. */
+    listByOrigin(tenantId: string, knowledgeBaseId: string, origin: string): Promise<string[]> {
+      return redis.sMembers(originKey(tenantId, knowledgeBaseId, origin));
+    },
+  });
+}
+
+export type SourceStore = ReturnType<typeof createSourceStore>;
+
+const jsonFields = new Set(['metadata', 'sourceData']);
+const nullableFields = new Set(['url', 'metadata', 'sourceData', 'hash']);
+
+/** Hash fields are strings: JSON for objects, absent for null. */
+function encode(record: Partial<SourceRecord>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(record)) {
+    if (value === null || value === undefined) continue;
+    fields[name] = jsonFields.has(name) ? JSON.stringify(value) : String(value);
+  }
+  return fields;
+}
+
+function decode(fields: Record<string, string> | undefined): SourceRecord | undefined {
+  if (!fields?.generation) return undefined;
+  const record: Record<string, unknown> = { ...fields, chunkCount: Number(fields.chunkCount ?? 0) };
+  for (const name of nullableFields) {
+    const value = fields[name];
+    record[name] = value === undefined ? null : jsonFields.has(name) ? JSON.parse(value) : value;
+  }
+  return record as unknown as SourceRecord;
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
+import { startTestWorker, type TestWorker } from './worker.js';
+
+export interface IngestionStack {
+  api: TestApi;
+  /** The worker; `stopWorker` and `startWorker` let a test take it away and bring it back. */
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real API and a real worker sharing a Redis prefix and task queues of their own. */
+export async function startIngestionStack(
+  overrides: Record<string, string> = {},
+  options: { worker?: boolean } = {},
+): Promise<IngestionStack> {
+  const api = await startTestApi({ TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, ...overrides });
+  let worker: TestWorker | undefined;
+  const stack: IngestionStack = {
+    api,
+    async startWorker() {
+      worker ??= await startTestWorker(api.config);
+    },
+    async stopWorker() {
+      await worker?.stop();
+      worker = undefined;
+    },
+    async close() {
+      await stack.stopWorker();
+      await api.close();
+    },
+  };
+  if (options.worker !== false) await stack.startWorker();
+  return stack;
+}
+
+const finalStatuses = new Set(['searchable', 'skipped', 'metadata_updated', 'failed', 'deleted']);
+
+/** Polls the jobs until each has left `queued`/`processing` (or `timeoutMs` passes); returns them by id. */
+export async function waitForJobs(
+  api: TestApi,
+  headers: Record<string, string>,
+  jobIds: string[],
+  timeoutMs = 60_000,
+): Promise<Map<string, { status: string; error?: { code: string; message: string }; knowledgeBaseId: string }>> {
+  const deadline = Date.now() + timeoutMs;
+  const done = new Map();
+  while (done.size < new Set(jobIds).size && Date.now() < deadline) {
+    for (const jobId of jobIds) {
+      if (done.has(jobId)) continue;
+      const response = await api.request('GET', `/ingest/jobs/${encodeURIComponent(jobId)}`, { headers });
+      if (response.status === 200 && finalStatuses.has(response.body.status)) done.set(jobId, response.body);
+    }
+    if (done.size < new Set(jobIds).size) await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  return done;
+}
+
+/** A tenant that may import and read, with its default knowledge base. */
+export async function importingTenant(api: TestApi) {
+  const { tenant, headers } = await createTenantWithKey(api, ['iq:import', 'iq:read']);
+  return { tenant, headers, kb: tenant.defaultKnowledgeBaseId as string };
+}
+
+export function item(externalId: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return { integrationId: 'shop', sourceType: 'PRODUCT', externalId, data, ...extra };
+}

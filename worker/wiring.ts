@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url';
+import { extname } from 'node:path';
+import { Client } from '@temporalio/client';
+import { bundleWorkflowCode, Worker, type NativeConnection } from '@temporalio/worker';
+import { createActivities } from '#activities/index.js';
+import { createEmbedder } from '#activities/embeddings/index.js';
+import type { Config } from '#platform/config.js';
+import type { Logger } from '#platform/logger.js';
+import { connectInBackground, createRedisClient } from '#platform/redis.js';
+import { createWeaviateClient } from '#platform/weaviate.js';
+import { createChunkIndex } from '#knowledge/chunk-index.js';
+import { createJobStore } from '#knowledge/jobs.js';
+import { createSourceStore } from '#knowledge/sources.js';
+import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
+
+export interface WiredWorker {
+  /** Polls every task queue until shutdown (SIGINT/SIGTERM, or `shutdown()`). */
+  run(): Promise<void>;
+  shutdown(): void;
+  /** Closes the clients once `run()` has returned. */
+  close(): Promise<void>;
+}
+
+// The same extension as this file: .ts under tsx, .js once compiled.
+const workflowsPath = fileURLToPath(new URL(`../workflows/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+
+/**
+ * One worker process: a Temporal worker per task queue (the base queue, and one per ingestion
+ * priority with its own slots, so high-priority items overtake a low-priority backlog), sharing
+ * one workflow bundle and one set of clients. The worker entry and the integration tests both use it.
+ */
+export async function wireWorker(config: Config, logger: Logger, connection: NativeConnection): Promise<WiredWorker> {
+  const redis = createRedisClient(config.redis.url, logger);
+  connectInBackground(redis, logger);
+  const weaviate = await createWeaviateClient(config.weaviate);
+  const embedder = createEmbedder(config.embeddings);
+  const activities = createActivities({
+    jobs: createJobStore(redis, config.redis.prefix),
+    sources: createSourceStore(redis, config.redis.prefix),
+    chunkIndex: createChunkIndex(weaviate, embedder.space),
+    embedder,
+    temporal: new Client({ connection, namespace: config.temporal.namespace }),
+    taskQueueBase: config.temporal.taskQueue,
+  });
+
+  const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: quietBundler });
+  const base = config.temporal.taskQueue;
+  const queues = [
+    { taskQueue: base, maxConcurrentActivityTaskExecutions: 16 },
+    ...ingestPriorities.map((priority) => ({
+      taskQueue: ingestTaskQueue(base, priority),
+      maxConcurrentActivityTaskExecutions: config.ingestConcurrency,
+    })),
+  ];
+  const workers = await Promise.all(
+    queues.map((queue) =>
+      Worker.create({ connection, namespace: config.temporal.namespace, workflowBundle, activities, ...queue }),
+    ),
+  );
+  logger.info({ taskQueues: queues.map((q) => q.taskQueue), embeddings: embedder.space }, 'worker ready');
+
+  return {
+    async run() {
+      await Promise.all(workers.map((worker) => worker.run()));
+    },
+    shutdown() {
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    },
+    async close() {
+      await Promise.allSettled([redis.isOpen ? redis.quit() : undefined, weaviate.close()]);
+    },
+  };
+}
+
+const quietBundler = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };

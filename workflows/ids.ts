@@ -1,0 +1,37 @@
+/**
+ * Business-keyed identifiers, pure and deterministic, shared by the API, the workflows and the
+ * activities.
+ */
+
+export interface ItemIdentity {
+  tenantId: string;
+  integrationId: string;
+  externalId: string;
+}
+
+/** The job identifier of the published interface: the pair joined by a hyphen. */
+export function jobIdOf({ integrationId, externalId }: Pick<ItemIdentity, 'integrationId' | 'externalId'>): string {
+  return `${integrationId}-${externalId}`;
+}
+
+/**
+ * An unambiguous key for the pair within a tenant ("a-b" + "c" and "a" + "b-c" share a job id but
+ * not a source key): each part URI-encoded, so the one `/` separates them.
+ */
+export function sourceKeyOf({ integrationId, externalId }: Pick<ItemIdentity, 'integrationId' | 'externalId'>): string {
+  return `${encodeURIComponent(integrationId)}/${encodeURIComponent(externalId)}`;
+}
+
+export function parseSourceKey(sourceKey: string): { integrationId: string; externalId: string } {
+  const [integrationId = '', externalId = ''] = sourceKey.split('/');
+  return { integrationId: decodeURIComponent(integrationId), externalId: decodeURIComponent(externalId) };
+}
+
+/** One workflow per item, per tenant: every change of the item goes through it, one at a time. */
+export function ingestWorkflowId(identity: ItemIdentity): string {
+  return `ingest/${identity.tenantId}/${sourceKeyOf(identity)}`;
+}
+
+export function cleanupWorkflowId(tenantId: string, knowledgeBaseId: string, requestId: string): string {
+  return `cleanup/${tenantId}/${knowledgeBaseId}/${requestId}`;
+}

@@ -1,0 +1,98 @@
+import {
+  ActivityFailure,
+  TimeoutFailure,
+  condition,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '#activities/index.js';
+import type { ItemIdentity } from '../ids.js';
+import { sourceKeyOf } from '../ids.js';
+import { knowledgeBaseIdKey, sourceTypeKey } from '../search-attributes.js';
+import { itemOperationSignal, sourceDeletedSignal } from './messages.js';
+import type { DeleteOperation, IngestOperation, ItemOperation } from './types.js';
+
+// One activity does the whole of a version (normalize, chunk, embed, index): every history event
+// is a write, so the workflow stays as lean as one activity. Transient failures (Weaviate or the
+// embedder down) are retried without end; bad data fails at once (non-retryable from the activity).
+const { ingestSource, deleteSource } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  scheduleToCloseTimeout: '7 days',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+const { recordIngestFailure } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute' });
+
+/**
+ * The one workflow of an item (per tenant and `integrationId-externalId`): every change of the item
+ * arrives as a signal (signal-with-start), and changes are applied one at a time, the latest winning,
+ * so two submissions never race. It ends when nothing is left to do; the next signal starts it anew.
+ */
+export async function ingestItemWorkflow(identity: ItemIdentity): Promise<void> {
+  const pending: ItemOperation[] = [];
+  setHandler(itemOperationSignal, (operation) => {
+    pending.push(operation);
+  });
+
+  await condition(() => pending.length > 0);
+  while (pending.length > 0) {
+    const operations = pending.splice(0);
+    const latest = operations.at(-1)!;
+    // A cleanup's delete request that a newer operation overtook is answered, not carried out.
+    for (const overtaken of operations.slice(0, -1)) {
+      if (overtaken.kind === 'delete') await replyToCleanup(identity, overtaken, false);
+    }
+    if (latest.kind === 'ingest') await ingestVersion(identity, latest);
+    else
+      await replyToCleanup(
+        identity,
+        latest,
+        await deleteSource({ identity, knowledgeBaseId: latest.knowledgeBaseId, sourceOrigin: latest.sourceOrigin }),
+      );
+  }
+}
+
+async function ingestVersion(identity: ItemIdentity, operation: IngestOperation): Promise<void> {
+  keepSearchAttributesCurrent(operation);
+  try {
+    // The generation names this version's chunks; it is the same on every retry of the activity.
+    await ingestSource({ identity, operation, generation: uuid4() });
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    // A version that failed for good must not end the workflow: newer versions may be waiting.
+    // The activity records bad data itself; days of transient failures end in a timeout, recorded here.
+    if (error.cause instanceof TimeoutFailure) {
+      await recordIngestFailure({
+        identity,
+        knowledgeBaseId: operation.knowledgeBaseId,
+        error: { code: 'processing_timeout', message: 'The item could not be processed within 7 days; send it again.' },
+      });
+    }
+  }
+}
+
+function keepSearchAttributesCurrent(operation: IngestOperation): void {
+  const attributes = workflowInfo().typedSearchAttributes;
+  if (attributes.get(knowledgeBaseIdKey) === operation.knowledgeBaseId && attributes.get(sourceTypeKey) === operation.sourceType)
+    return;
+  upsertSearchAttributes([
+    { key: knowledgeBaseIdKey, value: operation.knowledgeBaseId },
+    { key: sourceTypeKey, value: operation.sourceType },
+  ]);
+}
+
+async function replyToCleanup(identity: ItemIdentity, operation: DeleteOperation, deleted: boolean): Promise<void> {
+  try {
+    await getExternalWorkflowHandle(operation.replyTo).signal(sourceDeletedSignal, {
+      sourceKey: sourceKeyOf(identity),
+      externalId: identity.externalId,
+      deleted,
+    });
+  } catch {
+    // The cleanup gave up waiting and ended: the deletion stands, there is no one left to tell.
+  }
+}
