@@ -43,7 +43,9 @@ export async function waitForJobs(
   headers: Record<string, string>,
   jobIds: string[],
   timeoutMs = 60_000,
-): Promise<Map<string, { status: string; error?: { code: string; message: string }; knowledgeBaseId: string }>> {
+): Promise<
+  Map<string, { status: string; error?: { code: string; message: string }; knowledgeBaseId: string; updatedAt: string }>
+> {
   const deadline = Date.now() + timeoutMs;
   const done = new Map();
   while (done.size < new Set(jobIds).size && Date.now() < deadline) {
