@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import test from 'ava';
-import { createTenantWithKey, startTestApi, type TestApi } from '../testing/api.js';
-import { assertMatchesSchema } from '../testing/schema.js';
+import { createTenantWithKey, startTestApi, type TestApi } from '#testing/api.js';
+import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from './schemas/common.js';
 
 /** Every log line the API writes, to check what it says and what it never says. */

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import test from 'ava';
 import { startWeaviate } from '../deploy/local/services/weaviate.js';
 import type { RunningService } from '../deploy/local/services/service.js';
-import { startTestApi } from '../testing/api.js';
-import { importingTenant, item, startIngestionStack, waitForJobs } from '../testing/ingestion.js';
-import { freePort } from '../testing/processes.js';
+import { startTestApi } from '#testing/api.js';
+import { importingTenant, item, startIngestionStack, waitForJobs } from '#testing/ingestion.js';
+import { freePort } from '#testing/processes.js';
 
 const products = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) =>

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { redisAnswers } from '../deploy/local/services/redis.js';
-import { startTestApi, type TestApi } from '../testing/api.js';
-import { freePort } from '../testing/processes.js';
+import { startTestApi, type TestApi } from '#testing/api.js';
+import { freePort } from '#testing/processes.js';
 
 /** A redis-server of this test's own, so stopping it disturbs nobody else. */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { runEntry } from '../testing/processes.js';
+import { runEntry } from '#testing/processes.js';
 
 const baseEnv = () => ({
   ...process.env,

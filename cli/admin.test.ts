@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startTestApi, type TestApi } from '../testing/api.js';
+import { startTestApi, type TestApi } from '#testing/api.js';
 import { runAdminCli } from './admin.js';
 
 let api: TestApi;

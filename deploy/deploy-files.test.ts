@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { parse } from 'yaml';
 import { variables, type VariableSpec } from '#platform/config-variables.js';
+import { temporalDynamicConfig } from './local/services/temporal-tuning.js';
 
 type AppService = 'api' | 'worker' | 'cdn';
 
@@ -157,6 +158,22 @@ test('the Temporal server config reaches the compose postgres', (t) => {
       `temporal-config.yaml: ${store} store should reach the postgres service`,
     );
   }
+});
+
+test('the container Temporal runs with the same dynamic config as the local profiles', (t) => {
+  const dynamic = parse(readFileSync(inRepo('deploy/docker/temporal-dynamicconfig.yaml'), 'utf8')) as Record<
+    string,
+    Array<{ value: unknown }>
+  >;
+  t.deepEqual(Object.fromEntries(Object.entries(dynamic).map(([key, [first]]) => [key, first?.value])), temporalDynamicConfig);
+  const config = parse(readFileSync(inRepo('deploy/docker/temporal-config.yaml'), 'utf8')) as {
+    dynamicConfigClient?: { filepath: string };
+  };
+  t.is(config.dynamicConfigClient?.filepath, '/etc/temporal/config/dynamicconfig.yaml');
+  t.regex(
+    readFileSync(inRepo('deploy/docker/temporal.Dockerfile'), 'utf8'),
+    /COPY temporal-dynamicconfig\.yaml \/etc\/temporal\/config\/dynamicconfig\.yaml/,
+  );
 });
 
 test('the public ports are published, the API one through its proxy', (t) => {

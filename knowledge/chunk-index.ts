@@ -1,6 +1,10 @@
 import weaviate, { Filters, generateUuid5, type Collection, type WeaviateClient } from 'weaviate-client';
 import type { EmbeddingSpace } from '#activities/embeddings/index.js';
+import pLimit from 'p-limit';
 import { tagUnavailable } from '#platform/dependency-errors.js';
+
+/** Chunk writes of one source in flight at once. */
+const insertConcurrency = 16;
 
 /** What a chunk says about its source; the mutable metadata (url, metadata, sourceData) lives in Redis. */
 export type ChunkProperties = {
@@ -74,17 +78,26 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
       chunks: ChunkToIndex[],
     ) {
       const chunksOfKb = await tenant(knowledgeBaseId);
-      const result = await chunksOfKb.data.insertMany(
-        chunks.map((chunk) => ({
-          id: generateUuid5(`${source.sourceKey}|${source.generation}|${chunk.index}`),
-          properties: { ...source, text: chunk.text, chunkIndex: chunk.index },
-          vectors: chunk.vector,
-        })),
+      const limit = pLimit(insertConcurrency);
+      // One object per batch call: weaviate-client 3.12 serialises a batch of several objects across
+      // timer ticks and polls for the result every 500 ms, so any batch of two or more takes half a
+      // second; batches of one return in milliseconds.
+      const results = await Promise.all(
+        chunks.map((chunk) =>
+          limit(() =>
+            chunksOfKb.data.insertMany([
+              {
+                id: generateUuid5(`${source.sourceKey}|${source.generation}|${chunk.index}`),
+                properties: { ...source, text: chunk.text, chunkIndex: chunk.index },
+                vectors: chunk.vector,
+              },
+            ]),
+          ),
+        ),
       );
-      if (result.hasErrors) {
-        const first = Object.values(result.errors)[0];
-        throw new Error(`Weaviate refused ${Object.keys(result.errors).length} of ${chunks.length} chunks: ${first?.message}`);
-      }
+      const refused = results.flatMap((result) => Object.values(result.errors));
+      if (refused.length > 0)
+        throw new Error(`Weaviate refused ${refused.length} of ${chunks.length} chunks: ${refused[0]?.message}`);
     },
 
     /** Deletes a source's chunks of every generation but `keepGeneration` (all of them when absent). */

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startTestApi, type TestApi } from '../testing/api.js';
+import { startTestApi, type TestApi } from '#testing/api.js';
 import { hashSecret } from './secrets.js';
 
 let api: TestApi;

@@ -3,7 +3,7 @@ import { Connection } from '@temporalio/client';
 import test from 'ava';
 import proto from '@temporalio/proto';
 import { searchAttributeKeys } from '#workflows/search-attributes.js';
-import { runEntry } from '../testing/processes.js';
+import { runEntry } from '#testing/processes.js';
 
 const { TaskQueueType } = proto.temporal.api.enums.v1;
 

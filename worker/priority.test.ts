@@ -1,5 +1,5 @@
 import test from 'ava';
-import { importingTenant, item, startIngestionStack, waitForJobs } from '../testing/ingestion.js';
+import { importingTenant, item, startIngestionStack, waitForJobs } from '#testing/ingestion.js';
 
 test('a high-priority item overtakes a backlog of low-priority ones', async (t) => {
   // One slot per priority, and the backlog queued before any worker polls, so the order is visible.

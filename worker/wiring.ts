@@ -34,10 +34,16 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   connectInBackground(redis, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
   const embedder = createEmbedder(config.embeddings);
+  const chunkIndex = createChunkIndex(weaviate, embedder.space);
+  // The collection is defined in code and created here, idempotently; while Weaviate is away the
+  // first activity that needs it tries again.
+  await chunkIndex
+    .collection()
+    .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'chunk collection not ready yet'));
   const activities = createActivities({
     jobs: createJobStore(redis, config.redis.prefix),
     sources: createSourceStore(redis, config.redis.prefix),
-    chunkIndex: createChunkIndex(weaviate, embedder.space),
+    chunkIndex,
     embedder,
     temporal: new Client({ connection, namespace: config.temporal.namespace }),
     taskQueueBase: config.temporal.taskQueue,

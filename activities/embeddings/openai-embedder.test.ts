@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../../testing/fake-embeddings-server.js';
+import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '#testing/fake-embeddings-server.js';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from './embedder.js';
 import { createEmbedder } from './index.js';
 import { createOpenAIEmbedder, type OpenAIEmbedderSettings } from './openai-embedder.js';

@@ -1,10 +1,10 @@
-import { heartbeat } from '@temporalio/activity';
 import type { ChunkIndex } from '#knowledge/chunk-index.js';
 import type { JobStatus, JobStore } from '#knowledge/jobs.js';
 import type { SourceRecord, SourceStore } from '#knowledge/sources.js';
 import { jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
 import type { IngestOperation } from '#workflows/ingestion/types.js';
 import type { Embedder } from '../embeddings/index.js';
+import { withHeartbeats } from '../heartbeats.js';
 import { chunkText } from '../text/chunk.js';
 import { normalizeText, normalizeTitle } from '../text/normalize.js';
 import { ItemRejectedError, nonRetryable, permanentFailure } from './failures.js';
@@ -24,8 +24,11 @@ export interface IngestSourceInput {
   generation: string;
 }
 
-/** Texts embedded per call, between heartbeats. */
-const embedBatch = 64;
+export interface DeleteSourceInput {
+  identity: ItemIdentity;
+  knowledgeBaseId: string;
+  sourceOrigin: string;
+}
 
 export function createIngestionActivities({ jobs, sources, chunkIndex, embedder, now = () => new Date() }: IngestionDeps) {
   /**
@@ -33,7 +36,11 @@ export function createIngestionActivities({ jobs, sources, chunkIndex, embedder,
    * the new chunks in one Redis write and delete the old ones, so a search never mixes the two. The
    * hash rule, `forceRefresh` and `metadataOnly` decide how much of that is needed. Safe to retry.
    */
-  async function ingestSource({ identity, operation, generation }: IngestSourceInput): Promise<JobStatus> {
+  function ingestSource(input: IngestSourceInput): Promise<JobStatus> {
+    return withHeartbeats(() => ingestVersion(input));
+  }
+
+  async function ingestVersion({ identity, operation, generation }: IngestSourceInput): Promise<JobStatus> {
     const jobId = jobIdOf(identity);
     const knowledgeBaseId = operation.knowledgeBaseId;
     await jobs.set(identity.tenantId, jobId, { status: 'processing', knowledgeBaseId });
@@ -84,7 +91,7 @@ export function createIngestionActivities({ jobs, sources, chunkIndex, embedder,
         'The item has no text once its markup is removed: send a title or content with words in it.',
       );
     }
-    const vectors = await embedAll(chunks.map((chunk) => chunk.embedText));
+    const vectors = await embedder.embed(chunks.map((chunk) => chunk.embedText));
     const identityProperties = {
       sourceKey,
       generation,
@@ -121,31 +128,24 @@ export function createIngestionActivities({ jobs, sources, chunkIndex, embedder,
     };
     await sources.commit(tenantId, sourceKey, record, previous);
 
-    // Moved to another knowledge base: its chunks there are all stale.
-    if (previous && previous.knowledgeBaseId !== knowledgeBaseId)
+    // A new item has no older chunks. A moved one leaves all of its chunks behind in the old
+    // knowledge base; an updated one leaves its older generations.
+    if (previous && previous.knowledgeBaseId !== knowledgeBaseId) {
       await chunkIndex.deleteSourceChunks(previous.knowledgeBaseId, sourceKey);
-    await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey, generation);
-    return 'searchable';
-  }
-
-  async function embedAll(texts: string[]): Promise<number[][]> {
-    const vectors: number[][] = [];
-    for (let start = 0; start < texts.length; start += embedBatch) {
-      vectors.push(...(await embedder.embed(texts.slice(start, start + embedBatch))));
-      heartbeat({ embedded: vectors.length });
     }
-    return vectors;
+    if (previous) await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey, generation);
+    return 'searchable';
   }
 
   /**
    * Deletes a source a cleanup found orphaned, unless it has since moved or changed origin. Chunks
    * go first, then the job status, then the record: a retry at any point finishes the work.
    */
-  async function deleteSource(input: {
-    identity: ItemIdentity;
-    knowledgeBaseId: string;
-    sourceOrigin: string;
-  }): Promise<boolean> {
+  function deleteSource(input: DeleteSourceInput): Promise<boolean> {
+    return withHeartbeats(() => deleteIfStillOrphaned(input));
+  }
+
+  async function deleteIfStillOrphaned(input: DeleteSourceInput): Promise<boolean> {
     const { identity, knowledgeBaseId } = input;
     const sourceKey = sourceKeyOf(identity);
     const record = await sources.get(identity.tenantId, sourceKey);

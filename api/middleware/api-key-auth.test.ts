@@ -1,5 +1,5 @@
 import test from 'ava';
-import { createTenantWithKey, startTestApi, type TestApi } from '../../testing/api.js';
+import { createTenantWithKey, startTestApi, type TestApi } from '#testing/api.js';
 
 let api: TestApi;
 test.before(async () => {

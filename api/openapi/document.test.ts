@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createAjv } from '#platform/json-schema.js';
-import { startTestApi, type TestApi } from '../../testing/api.js';
+import { startTestApi, type TestApi } from '#testing/api.js';
 
 let api: TestApi;
 let document: any;

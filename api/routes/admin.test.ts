@@ -1,6 +1,6 @@
 import test from 'ava';
-import { startTestApi, type TestApi } from '../../testing/api.js';
-import { assertMatchesSchema } from '../../testing/schema.js';
+import { startTestApi, type TestApi } from '#testing/api.js';
+import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from '../schemas/common.js';
 import {
   apiKeyResponse,

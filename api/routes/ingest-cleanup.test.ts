@@ -1,6 +1,6 @@
 import test from 'ava';
-import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '../../testing/ingestion.js';
-import { assertMatchesSchema } from '../../testing/schema.js';
+import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { assertMatchesSchema } from '#testing/schema.js';
 import { cleanupResponse } from '../schemas/ingest.js';
 
 let stack: IngestionStack;

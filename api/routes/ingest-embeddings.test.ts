@@ -1,8 +1,8 @@
 import test from 'ava';
 import { collectionName } from '#knowledge/chunk-index.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '../../testing/fake-embeddings-server.js';
-import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '../../testing/ingestion.js';
+import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '#testing/fake-embeddings-server.js';
+import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
 
 // The OpenAI-compatible provider, against a local fake of the embeddings API that counts its calls.
 let embeddings: FakeEmbeddingsServer;

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { startTestApi, type TestApi } from '../../testing/api.js';
-import { importingTenant, item } from '../../testing/ingestion.js';
+import { startTestApi, type TestApi } from '#testing/api.js';
+import { importingTenant, item } from '#testing/ingestion.js';
 import { ingestLimits } from '../schemas/ingest.js';
 
 // Every bad payload is refused before anything is queued: no worker is needed here.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '../../testing/ingestion.js';
-import { assertMatchesSchema } from '../../testing/schema.js';
+import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { assertMatchesSchema } from '#testing/schema.js';
 import { bulkQueuedResponse, jobResponse, queuedResponse, searchResponse } from '../schemas/ingest.js';
 
 let stack: IngestionStack;

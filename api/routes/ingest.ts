@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { cleanupWorkflowId } from '#workflows/ids.js';
+import { knowledgeBaseIdKey, tenantIdKey } from '#workflows/search-attributes.js';
 import type { CleanupInput, CleanupResult } from '#workflows/ingestion/types.js';
 import type { cleanupWorkflow } from '#workflows/index.js';
 import { asUnavailable } from '#platform/dependency-errors.js';
@@ -126,6 +127,10 @@ export function createIngestRouter({ tenancy, rateLimit, acceptor, jobs, tempora
           workflowId: cleanupWorkflowId(tenantId, knowledgeBaseId!, randomUUID()),
           taskQueue: taskQueueBase,
           args: [input],
+          typedSearchAttributes: [
+            { key: tenantIdKey, value: tenantId },
+            { key: knowledgeBaseIdKey, value: knowledgeBaseId! },
+          ],
         });
       } catch (error) {
         throw asUnavailable('temporal', error);

@@ -23,6 +23,7 @@ COPY --from=build /out/temporal /usr/local/bin/temporal
 COPY --from=build /out/schema /etc/temporal/schema
 # The server reads <config dir>/<env>.yaml: production.yaml for `--env production` below.
 COPY temporal-config.yaml /etc/temporal/config/production.yaml
+COPY temporal-dynamicconfig.yaml /etc/temporal/config/dynamicconfig.yaml
 COPY --chmod=755 temporal-schema.sh /usr/local/bin/temporal-schema.sh
 USER temporal
 EXPOSE 7233

@@ -25,28 +25,18 @@ export function stackPaths(dataDir: string): StackPaths {
   return { data, logs: join(data, 'logs'), run: join(data, 'run') };
 }
 
-/** The stack of `npm start`: the contract's default ports. */
-export function startPlan(dataDir: string, profile: Profile): StackPlan {
-  return {
-    profile,
-    paths: stackPaths(dataDir),
-    namespace: 'default',
-    redisPort: 6379,
-    weaviate: { http: 8080, grpc: 50051, gossip: 7946, raft: 8300 },
-    temporal: { frontend: 7233, http: 7243, ui: 8233 },
-  };
-}
+/**
+ * Each kind of stack has ports of its own, so `npm start`, `npm test` and the benchmarks can run at
+ * once: `start` uses the contract's defaults and the Temporal UI; the others run Temporal headless.
+ */
+const portsOf = {
+  start: { weaviate: { http: 8080, grpc: 50051, gossip: 7946, raft: 8300 }, temporal: { frontend: 7233, http: 7243, ui: 8233 } },
+  test: { weaviate: { http: 18080, grpc: 15051, gossip: 17946, raft: 18300 }, temporal: { frontend: 17233, http: 17243 } },
+  bench: { weaviate: { http: 28080, grpc: 25051, gossip: 27946, raft: 28300 }, temporal: { frontend: 27233, http: 27243 } },
+} satisfies Record<string, Pick<StackPlan, 'weaviate' | 'temporal'>>;
 
-/** The stack of `npm test`: ports of its own and a headless Temporal. */
-export function testPlan(dataDir: string): StackPlan {
-  return {
-    profile: 'dev',
-    paths: stackPaths(dataDir),
-    namespace: 'default',
-    redisPort: 6379,
-    weaviate: { http: 18080, grpc: 15051, gossip: 17946, raft: 18300 },
-    temporal: { frontend: 17233, http: 17243 },
-  };
+export function stackPlan(kind: keyof typeof portsOf, dataDir: string, profile: Profile = 'dev'): StackPlan {
+  return { profile, paths: stackPaths(dataDir), namespace: 'default', redisPort: 6379, ...portsOf[kind] };
 }
 
 export interface RunningStack {

@@ -8,7 +8,7 @@ import { startAppProcesses } from './app-processes.js';
 import { ensureDemoTenant } from './demo-tenant.js';
 import { log } from './output.js';
 import { httpOk, waitUntil } from './processes.js';
-import { startPlan, startStack, type Profile } from './stack.js';
+import { stackPlan, startStack, type Profile } from './stack.js';
 
 const profile = (process.env.STACK_PROFILE ?? 'dev') as Profile;
 if (profile !== 'dev' && profile !== 'production') {
@@ -16,7 +16,7 @@ if (profile !== 'dev' && profile !== 'production') {
   process.exit(2);
 }
 
-const plan = startPlan(process.env.DATA_DIR || '.data', profile);
+const plan = stackPlan('start', process.env.DATA_DIR || '.data', profile);
 const secrets = readOrCreateLocalSecrets(plan.paths.data);
 const port = Number(process.env.PORT || 3000);
 const cdnPort = Number(process.env.CDN_PORT || 3001);
@@ -26,7 +26,6 @@ const cdnUrl = `http://127.0.0.1:${cdnPort}`;
 log(`starting the ${profile} stack; data in ${plan.paths.data}`);
 const stack = await startStack(plan);
 const apps = startAppProcesses({
-  profile,
   paths: plan.paths,
   env: {
     ...process.env,
@@ -46,14 +45,14 @@ async function stopAll(): Promise<void> {
   if (stopping) return;
   stopping = true;
   log('stopping');
-  await Promise.all(apps.map((app) => app.stop()));
+  await Promise.all(apps.all.map((app) => app.stop()));
   await stack.stop();
   log('stopped');
 }
 
 try {
-  await waitUntil('the API', () => httpOk(`${apiUrl}/ready`), { timeoutMs: 90_000, process: apps[0] });
-  await waitUntil('the widget files', () => httpOk(`${cdnUrl}/health`), { timeoutMs: 30_000, process: apps.at(-1) });
+  await waitUntil('the API', () => httpOk(`${apiUrl}/ready`), { timeoutMs: 90_000, process: apps.api });
+  await waitUntil('the widget files', () => httpOk(`${cdnUrl}/health`), { timeoutMs: 30_000, process: apps.cdn });
   const demo = await ensureDemoTenant(createAdminClient({ baseUrl: apiUrl, adminToken: secrets.adminToken }), plan.paths.data);
   process.stdout.write(`
   Knowledge-base assistant is running (${profile} profile). Press Ctrl-C to stop everything.

@@ -8,9 +8,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { log } from './output.js';
 import { stopLeftovers } from './processes.js';
-import { startStack, testPlan } from './stack.js';
+import { stackPlan, startStack } from './stack.js';
 
-const plan = testPlan(join(process.env.DATA_DIR || '.data', 'test'));
+const plan = stackPlan('test', join(process.env.DATA_DIR || '.data', 'test'));
 const started = Date.now();
 
 log('type-checking');

@@ -19,8 +19,11 @@ import type { DeleteOperation, IngestOperation, ItemOperation } from './types.js
 // One activity does the whole of a version (normalize, chunk, embed, index): every history event
 // is a write, so the workflow stays as lean as one activity. Transient failures (Weaviate or the
 // embedder down) are retried without end; bad data fails at once (non-retryable from the activity).
+// The activities heartbeat every few seconds: an attempt whose worker went away is retried after
+// the heartbeat timeout, not the start-to-close one.
 const { ingestSource, deleteSource } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
   scheduleToCloseTimeout: '7 days',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });

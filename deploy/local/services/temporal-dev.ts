@@ -5,6 +5,7 @@ import { ensureSearchAttributes } from '#worker/search-attributes.js';
 import { ensureGoTool } from '../go-tools.js';
 import { ManagedProcess, waitUntil } from '../processes.js';
 import type { RunningService, StackPaths } from './service.js';
+import { temporalDynamicConfig } from './temporal-tuning.js';
 
 export interface TemporalDevPorts {
   frontend: number;
@@ -45,6 +46,10 @@ export async function startTemporalDev(ports: TemporalDevPorts, namespace: strin
         'synchronous=normal',
         '--namespace',
         namespace,
+        ...Object.entries(temporalDynamicConfig).flatMap(([key, value]) => [
+          '--dynamic-config-value',
+          `${key}=${JSON.stringify(value)}`,
+        ]),
         '--log-level',
         'warn',
         '--log-format',

@@ -10,6 +10,7 @@ import { ensureGoTool, goModuleDir, goTools } from '../go-tools.js';
 import { ManagedProcess, waitUntil } from '../processes.js';
 import type { RunningService, StackPaths } from './service.js';
 import { registerSearchAttributes, type TemporalDevPorts } from './temporal-dev.js';
+import { temporalDynamicConfig } from './temporal-tuning.js';
 
 /**
  * The machine's PostgreSQL (trust auth). The database names are fixed, so one production-profile
@@ -207,11 +208,14 @@ function writeServerConfig(dir: string, ports: TemporalDevPorts): void {
         },
       },
     },
+    dynamicConfigClient: { filepath: join(dir, 'dynamicconfig.yaml'), pollInterval: '10s' },
     dcRedirectionPolicy: { policy: 'noop' },
     archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
     namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
   };
   mkdirSync(dir, { recursive: true });
+  const dynamicConfig = Object.fromEntries(Object.entries(temporalDynamicConfig).map(([key, value]) => [key, [{ value }]]));
+  writeFileSync(join(dir, 'dynamicconfig.yaml'), `${JSON.stringify(dynamicConfig, null, 2)}\n`);
   writeFileSync(
     join(dir, 'development.yaml'),
     `# Written by deploy/local/services/temporal-server.ts at every start.\n${JSON.stringify(config, null, 2)}\n`,
