@@ -6,7 +6,6 @@ import type { Client } from '@temporalio/client';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { KnowledgeSearch } from '#knowledge/search.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { createItemAcceptor } from './ingestion/accept-items.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { rateLimitPerKey } from './middleware/rate-limit.js';
@@ -57,14 +56,7 @@ export function createApp({ logger, redis, tenancy, temporal, jobs, search, chec
     createAdminOperatorsRouter(admin),
     createAdminUsersRouter(admin),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
-    createIngestRouter({
-      tenancy,
-      rateLimit,
-      jobs,
-      temporal,
-      taskQueueBase: settings.taskQueueBase,
-      acceptor: createItemAcceptor({ temporal, jobs, taskQueueBase: settings.taskQueueBase }),
-    }),
+    createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQueueBase: settings.taskQueueBase }),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
 

@@ -3,7 +3,7 @@
  * `benchNoopWorkflow`, whose activity only increments a Redis counter.
  * Environment: TEMPORAL_ADDRESS, REDIS_URL, BENCH_TASK_QUEUE, BENCH_COUNTER_KEY, INGEST_CONCURRENCY.
  */
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createClient } from 'redis';
 

@@ -103,12 +103,11 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
     /** Deletes a source's chunks of every generation but `keepGeneration` (all of them when absent). */
     async deleteSourceChunks(knowledgeBaseId: string, sourceKey: string, keepGeneration?: string): Promise<void> {
       const chunksOfKb = await tenant(knowledgeBaseId);
-      if (!(await tenantExists(chunksOfKb, knowledgeBaseId))) return;
       const bySource = chunksOfKb.filter.byProperty('sourceKey').equal(sourceKey);
       const filter = keepGeneration
         ? Filters.and(bySource, chunksOfKb.filter.byProperty('generation').notEqual(keepGeneration))
         : bySource;
-      await chunksOfKb.data.deleteMany(filter);
+      await chunksOfKb.data.deleteMany(filter).catch(unlessNoTenant(undefined));
     },
 
     /**
@@ -122,31 +121,33 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
       options: { limit: number; maxVectorDistance: number },
     ): Promise<ChunkHit[]> {
       const chunksOfKb = await tenant(knowledgeBaseId);
-      if (!(await tenantExists(chunksOfKb, knowledgeBaseId))) return [];
-      const result = await chunksOfKb.query.hybrid(query, {
-        // The distance bounds the vector half only (maxVectorDistance would drop keyword matches too).
-        vector: { vector, distance: options.maxVectorDistance },
-        alpha: 0.5,
-        limit: options.limit,
-        queryProperties: [{ name: 'title', weight: 2 }, 'text'],
-        returnMetadata: ['score'],
-      });
+      const result = await chunksOfKb.query
+        .hybrid(query, {
+          // The distance bounds the vector half only (maxVectorDistance would drop keyword matches too).
+          vector: { vector, distance: options.maxVectorDistance },
+          alpha: 0.5,
+          limit: options.limit,
+          queryProperties: [{ name: 'title', weight: 2 }, 'text'],
+          returnMetadata: ['score'],
+        })
+        .catch(unlessNoTenant({ objects: [] }));
       return result.objects.map((object) => ({ properties: object.properties, score: object.metadata?.score ?? 0 }));
-    },
-
-    /** Drops a knowledge base's chunks at once. */
-    async dropKnowledgeBase(knowledgeBaseId: string): Promise<void> {
-      const chunks = await collection();
-      if (await tenantExists(chunks, knowledgeBaseId)) await chunks.tenants.remove([{ name: knowledgeBaseId }]);
     },
   });
 }
 
 export type ChunkIndex = ReturnType<typeof createChunkIndex>;
 
-/** A knowledge base that never received a chunk has no Weaviate tenant yet: there is nothing to read or delete. */
-async function tenantExists(collection: Collection<ChunkProperties>, knowledgeBaseId: string): Promise<boolean> {
-  return (await collection.tenants.getByName(knowledgeBaseId)) !== null;
+/**
+ * A knowledge base that never received a chunk has no Weaviate tenant yet: there is nothing to read
+ * or delete, which Weaviate reports as an error naming the missing tenant. Catching it saves asking
+ * for the tenant before every search.
+ */
+function unlessNoTenant<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (error instanceof Error && /tenant not found/.test(error.message)) return fallback;
+    throw error;
+  };
 }
 
 async function ensureCollection(client: WeaviateClient, name: string): Promise<Collection<ChunkProperties>> {

@@ -1,9 +1,6 @@
+import type { Embedder } from '#activities/embeddings/index.js';
 import type { ChunkIndex } from './chunk-index.js';
 import type { SourceRecord, SourceStore } from './sources.js';
-
-export interface Embeds {
-  embed(texts: string[]): Promise<number[][]>;
-}
 
 export interface SearchResult {
   externalId: string;
@@ -27,7 +24,7 @@ const snippetLength = 300;
  */
 export function createKnowledgeSearch(deps: {
   chunkIndex: ChunkIndex;
-  embedder: Embeds;
+  embedder: Pick<Embedder, 'embed'>;
   sources: SourceStore;
   minSimilarity: number;
 }) {
@@ -41,19 +38,17 @@ export function createKnowledgeSearch(deps: {
         maxVectorDistance: 1 - deps.minSimilarity,
       });
 
-      const best = new Map<string, (typeof hits)[number]>();
-      for (const hit of hits) if (!best.has(hit.properties.sourceKey)) best.set(hit.properties.sourceKey, hit);
+      // Stale chunks (an older generation, or a source moved or deleted) are dropped before each
+      // source keeps its best passage, so a source mid-update still shows its current text.
+      const sourceKeys = [...new Set(hits.map((hit) => hit.properties.sourceKey))];
+      const records = await deps.sources.getMany(tenantId, sourceKeys);
+      const recordOf = new Map(sourceKeys.map((sourceKey, i) => [sourceKey, records[i]]));
 
-      const candidates = [...best.values()];
-      const records = await deps.sources.getMany(
-        tenantId,
-        candidates.map((hit) => hit.properties.sourceKey),
-      );
-      const results: SearchResult[] = [];
-      candidates.forEach((hit, i) => {
-        const record = records[i];
-        if (!isCurrent(record, hit.properties.generation, knowledgeBaseId)) return;
-        results.push({
+      const results = new Map<string, SearchResult>();
+      for (const hit of hits) {
+        const record = recordOf.get(hit.properties.sourceKey);
+        if (results.has(hit.properties.sourceKey) || !isCurrent(record, hit.properties.generation, knowledgeBaseId)) continue;
+        results.set(hit.properties.sourceKey, {
           externalId: record.externalId,
           integrationId: record.integrationId,
           sourceType: record.sourceType,
@@ -65,8 +60,8 @@ export function createKnowledgeSearch(deps: {
           metadata: record.metadata,
           sourceData: record.sourceData,
         });
-      });
-      return results.slice(0, limit);
+      }
+      return [...results.values()].slice(0, limit);
     },
   };
 }

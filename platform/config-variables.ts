@@ -138,7 +138,7 @@ export const variables = {
     schema: { type: 'number', minimum: 0, maximum: 1 },
     description:
       'least cosine similarity for a passage to match by meaning alone (keyword matches always count); 0.2 for local, 0.25 for openai',
-    usedBy: ['api', 'worker'],
+    usedBy: ['api'],
   },
   INGEST_CONCURRENCY: {
     schema: { type: 'integer', minimum: 1, maximum: 256 },

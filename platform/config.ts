@@ -83,8 +83,9 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       problems.push(`${name} is required when NODE_ENV is production: ${spec.description}`);
     }
   }
-  if (values.EMBEDDINGS_PROVIDER === 'openai' && values.EMBEDDINGS_API_KEY === undefined && role !== 'cdn') {
-    problems.push(`EMBEDDINGS_API_KEY is required when EMBEDDINGS_PROVIDER is openai: ${specs.EMBEDDINGS_API_KEY!.description}`);
+  const embeddingsKey = specs.EMBEDDINGS_API_KEY!;
+  if (values.EMBEDDINGS_PROVIDER === 'openai' && values.EMBEDDINGS_API_KEY === undefined && embeddingsKey.usedBy.includes(role)) {
+    problems.push(`EMBEDDINGS_API_KEY is required when EMBEDDINGS_PROVIDER is openai: ${embeddingsKey.description}`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 

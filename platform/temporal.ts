@@ -38,7 +38,7 @@ function callCounter() {
     new InterceptingCall(
       nextCall(options),
       new RequesterBuilder()
-        .withStart((metadata, listener, next) => {
+        .withStart((metadata, _listener, next) => {
           count++;
           next(
             metadata,

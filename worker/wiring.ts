@@ -1,7 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { extname } from 'node:path';
 import { Client } from '@temporalio/client';
-import { bundleWorkflowCode, Worker, type NativeConnection } from '@temporalio/worker';
+import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
 import { createEmbedder } from '#activities/embeddings/index.js';
 import type { Config } from '#platform/config.js';
@@ -12,6 +10,7 @@ import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
 import { createSourceStore } from '#knowledge/sources.js';
 import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
+import { bundleWorkflows } from './bundle.js';
 
 export interface WiredWorker {
   /** Polls every task queue until shutdown (SIGINT/SIGTERM, or `shutdown()`). */
@@ -22,7 +21,6 @@ export interface WiredWorker {
 }
 
 // The same extension as this file: .ts under tsx, .js once compiled.
-const workflowsPath = fileURLToPath(new URL(`../workflows/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 /**
  * One worker process: a Temporal worker per task queue (the base queue, and one per ingestion
@@ -49,7 +47,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     taskQueueBase: config.temporal.taskQueue,
   });
 
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: quietBundler });
+  const workflowBundle = await bundleWorkflows();
   const base = config.temporal.taskQueue;
   const queues = [
     { taskQueue: base, maxConcurrentActivityTaskExecutions: 16 },
@@ -77,5 +75,3 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     },
   };
 }
-
-const quietBundler = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };

@@ -1,13 +1,9 @@
-import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import test from 'ava';
+import { bundleWorkflows } from '#worker/bundle.js';
 
-test('the workflows bundle for the Temporal sandbox (no Node built-ins, no activity code)', async (t) => {
-  const workflowsPath = fileURLToPath(new URL('./index.ts', import.meta.url));
-  const { code } = await bundleWorkflowCode({
-    workflowsPath,
-    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-  });
-  t.true(code.length > 0);
-  t.false(/require\(["']node:/.test(code), 'the bundle must not load Node built-ins');
+// The bundler refuses workflow code that imports a Node built-in or another non-deterministic
+// module, so bundling at all is the check; the bundle must also carry every workflow.
+test('the workflows bundle for the Temporal sandbox, with every workflow in it', async (t) => {
+  const { code } = await bundleWorkflows();
+  for (const workflow of ['ingestItemWorkflow', 'cleanupWorkflow']) t.true(code.includes(workflow), workflow);
 });

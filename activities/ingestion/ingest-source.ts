@@ -92,8 +92,8 @@ export function createIngestionActivities({ jobs, sources, chunkIndex, embedder,
       );
     }
     const vectors = await embedder.embed(chunks.map((chunk) => chunk.embedText));
-    const identityProperties = {
-      sourceKey,
+    // What every chunk of this version carries, and the source record too.
+    const description = {
       generation,
       integrationId: identity.integrationId,
       externalId: identity.externalId,
@@ -105,25 +105,18 @@ export function createIngestionActivities({ jobs, sources, chunkIndex, embedder,
     };
     await chunkIndex.insertGeneration(
       knowledgeBaseId,
-      identityProperties,
+      { sourceKey, ...description },
       chunks.map((chunk, i) => ({ index: chunk.index, text: chunk.text, vector: vectors[i]! })),
     );
 
     const record: SourceRecord = {
-      integrationId: identity.integrationId,
-      externalId: identity.externalId,
+      ...description,
       knowledgeBaseId,
-      sourceType: operation.sourceType,
-      sourceOrigin: operation.sourceOrigin ?? '',
-      title,
       url: data.url ?? null,
       metadata: data.metadata ?? null,
       sourceData: data.sourceData ?? null,
       hash: data.hash ?? null,
-      generation,
       chunkCount: chunks.length,
-      embeddingProvider: embedder.space.provider,
-      embeddingModel: embedder.space.model,
       updatedAt: now().toISOString(),
     };
     await sources.commit(tenantId, sourceKey, record, previous);

@@ -74,5 +74,3 @@ export function createItemAcceptor(deps: { temporal: Client; jobs: JobStore; tas
     },
   };
 }
-
-export type ItemAcceptor = ReturnType<typeof createItemAcceptor>;

@@ -9,7 +9,7 @@ import type { CleanupInput, CleanupResult } from '#workflows/ingestion/types.js'
 import type { cleanupWorkflow } from '#workflows/index.js';
 import { asUnavailable } from '#platform/dependency-errors.js';
 import { AppError, notFound } from '../errors.js';
-import type { IngestItemBody, ItemAcceptor } from '../ingestion/accept-items.js';
+import { createItemAcceptor, type IngestItemBody } from '../ingestion/accept-items.js';
 import { requireApiKey } from '../middleware/api-key-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
@@ -28,7 +28,6 @@ import type { AuthenticatedState } from '../state.js';
 export interface IngestRouterDeps {
   tenancy: Tenancy;
   rateLimit: Middleware<AuthenticatedState>;
-  acceptor: ItemAcceptor;
   jobs: JobStore;
   temporal: Client;
   taskQueueBase: string;
@@ -38,7 +37,8 @@ export interface IngestRouterDeps {
 const estimatedTime = (items: number) => `${Math.ceil(items / 10)}s`;
 
 /** The ingestion interface: items in, cleanup, and the status of each job. */
-export function createIngestRouter({ tenancy, rateLimit, acceptor, jobs, temporal, taskQueueBase }: IngestRouterDeps) {
+export function createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQueueBase }: IngestRouterDeps) {
+  const acceptor = createItemAcceptor({ temporal, jobs, taskQueueBase });
   const router = new DocumentedRouter<AuthenticatedState>({
     tags: ['Ingestion'],
     security: 'apiKey',

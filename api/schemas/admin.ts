@@ -1,7 +1,5 @@
 import { apiKeyScopes, userRoles } from '#tenancy/index.js';
-import { name, objectOf, timestamp, uuid } from './common.js';
-
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+import { name, nullable, objectOf, timestamp, uuid } from './common.js';
 
 // Requests
 

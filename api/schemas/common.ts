@@ -37,6 +37,9 @@ export const errorBody = {
   },
 } as const;
 
+/** The schema, or null. */
+export const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+
 /** A JSON object of exactly these properties, all of them required unless listed in `optional`. */
 export function objectOf(properties: Record<string, object>, optional: string[] = []): object {
   return {

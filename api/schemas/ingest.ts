@@ -1,54 +1,52 @@
 import { jobStatuses } from '#knowledge/jobs.js';
 import { sourceTypes } from '#workflows/ingestion/types.js';
-import { objectOf, timestamp, uuid } from './common.js';
+import { nullable, objectOf, timestamp, uuid } from './common.js';
 
 /** Items per bulk call and characters of `data.content`: beyond them the API answers 413. */
 export const ingestLimits = { itemsPerBulk: 500, contentChars: 100_000 } as const;
 
 const identifier = (maxLength: number, description: string) => ({ type: 'string', minLength: 1, maxLength, description });
 
-export const ingestItem = {
-  ...objectOf(
-    {
-      integrationId: identifier(200, 'The integration (connector) the data belongs to.'),
-      knowledgeBaseId: { ...uuid, description: "Target knowledge base; the tenant's default when omitted." },
-      sourceType: { enum: [...sourceTypes] },
-      externalId: identifier(500, "Stable id in the caller's system; with integrationId, the job identity."),
-      sourceOrigin: identifier(200, 'Origin tag of the connector; scopes cleanup.'),
-      data: objectOf(
-        {
-          title: { type: 'string', minLength: 1, maxLength: 1000 },
-          content: {
-            type: 'string',
-            description: `Text the AI answers from (plain text or HTML), at most ${ingestLimits.contentChars} characters (413 beyond).`,
-          },
-          url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Used in citations.' },
-          metadata: { type: 'object', description: 'Original raw data (price, sku, author…).' },
-          sourceData: { type: 'object', description: 'Structured source data for richer answers.' },
-          hash: {
-            type: 'string',
-            minLength: 1,
-            maxLength: 128,
-            description: 'SHA-256 (hex) of title and content; an unchanged hash skips the item unless forceRefresh.',
-          },
+export const ingestItem = objectOf(
+  {
+    integrationId: identifier(200, 'The integration (connector) the data belongs to.'),
+    knowledgeBaseId: { ...uuid, description: "Target knowledge base; the tenant's default when omitted." },
+    sourceType: { enum: [...sourceTypes] },
+    externalId: identifier(500, "Stable id in the caller's system; with integrationId, the job identity."),
+    sourceOrigin: identifier(200, 'Origin tag of the connector; scopes cleanup.'),
+    data: objectOf(
+      {
+        title: { type: 'string', minLength: 1, maxLength: 1000 },
+        content: {
+          type: 'string',
+          description: `Text the AI answers from (plain text or HTML), at most ${ingestLimits.contentChars} characters (413 beyond).`,
         },
-        ['url', 'metadata', 'sourceData', 'hash'],
-      ),
-      options: objectOf(
-        {
-          forceRefresh: { type: 'boolean', description: 'Process even when the hash is unchanged.' },
-          priority: {
-            enum: ['high', 'low'],
-            description: '`high` (the default) for user-triggered imports, `low` for background syncs.',
-          },
-          metadataOnly: { type: 'boolean', description: 'Replace url, metadata and sourceData without re-embedding.' },
+        url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Used in citations.' },
+        metadata: { type: 'object', description: 'Original raw data (price, sku, author…).' },
+        sourceData: { type: 'object', description: 'Structured source data for richer answers.' },
+        hash: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 128,
+          description: 'SHA-256 (hex) of title and content; an unchanged hash skips the item unless forceRefresh.',
         },
-        ['forceRefresh', 'priority', 'metadataOnly'],
-      ),
-    },
-    ['knowledgeBaseId', 'sourceOrigin', 'options'],
-  ),
-};
+      },
+      ['url', 'metadata', 'sourceData', 'hash'],
+    ),
+    options: objectOf(
+      {
+        forceRefresh: { type: 'boolean', description: 'Process even when the hash is unchanged.' },
+        priority: {
+          enum: ['high', 'low'],
+          description: '`high` (the default) for user-triggered imports, `low` for background syncs.',
+        },
+        metadataOnly: { type: 'boolean', description: 'Replace url, metadata and sourceData without re-embedding.' },
+      },
+      ['forceRefresh', 'priority', 'metadataOnly'],
+    ),
+  },
+  ['knowledgeBaseId', 'sourceOrigin', 'options'],
+);
 
 export const bulkRequest = objectOf({
   items: {
@@ -96,8 +94,6 @@ export const jobResponse = objectOf(
   },
   ['error'],
 );
-
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 
 export const searchQuery = objectOf(
   {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflows } from '#worker/bundle.js';
 import test from 'ava';
 import type { Activities } from '#activities/index.js';
 import type { JobStatus } from '#knowledge/jobs.js';
@@ -22,10 +22,7 @@ let client: Client;
 test.before(async () => {
   installQuietRuntime();
   const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-  bundle = await bundleWorkflowCode({
-    workflowsPath: fileURLToPath(new URL('../index.ts', import.meta.url)),
-    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-  });
+  bundle = await bundleWorkflows();
   nativeConnection = await NativeConnection.connect({ address });
   connection = await Connection.connect({ address });
   client = new Client({ connection });
