@@ -2,6 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { ChunkIndex } from '#knowledge/chunk-index.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { SourceStore } from '#knowledge/sources.js';
+import type { AnswerQuestion } from './answering/index.js';
+import { createConversationActivities, type ConversationActivityDeps } from './conversation/conversation-activities.js';
 import type { Embedder } from './embeddings/index.js';
 import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
@@ -14,6 +16,8 @@ export interface ActivityDeps {
   embedder: Embedder;
   temporal: Client;
   taskQueueBase: string;
+  conversations: Omit<ConversationActivityDeps, 'answerQuestion'>;
+  answerQuestion: AnswerQuestion;
 }
 
 /**
@@ -24,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createIngestionActivities(deps),
     ...createCleanupActivities(deps),
+    ...createConversationActivities({ ...deps.conversations, answerQuestion: deps.answerQuestion }),
   };
 }
 

@@ -1,25 +1,32 @@
-import Koa from 'koa';
+import cors from '@koa/cors';
+import Koa, { type Middleware } from 'koa';
 import type { DependencyChecks } from '#platform/dependency-health.js';
 import type { Logger } from '#platform/logger.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { Client } from '@temporalio/client';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { KnowledgeSearch } from '#knowledge/search.js';
+import type { EventFollower } from '#conversations/events.js';
+import type { ConversationRecords } from '#conversations/records.js';
+import type { Transcript } from '#conversations/transcript.js';
+import type { ConversationClient } from '#conversations/workflow-client.js';
+import type { ConversationTimers } from '#workflows/conversation/types.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
-import { rateLimitPerKey } from './middleware/rate-limit.js';
+import { rateLimitBy, rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
 import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
 import { createAdminOperatorsRouter } from './routes/admin-operators.js';
 import { createAdminTenantsRouter } from './routes/admin-tenants.js';
 import { createAdminUsersRouter } from './routes/admin-users.js';
+import { createChatRouter } from './routes/chat.js';
 import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
-import type { ApiState } from './state.js';
+import type { ApiState, ChatState, VisitorState } from './state.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -29,6 +36,12 @@ export interface AppDeps {
   jobs: JobStore;
   search: KnowledgeSearch;
   checks: DependencyChecks;
+  chat: {
+    records: ConversationRecords;
+    transcript: Transcript;
+    follower: EventFollower;
+    conversations: ConversationClient;
+  };
   settings: {
     taskQueueBase: string;
     adminToken: string;
@@ -37,13 +50,22 @@ export interface AppDeps {
     rateLimitPerMinute: number;
     publicBaseUrl: string;
     version: string;
+    trustProxy: boolean;
+    chat: {
+      timers: ConversationTimers;
+      replyTimeoutMs: number;
+      visitorPerMinute: number;
+      operatorPerMinute: number;
+    };
   };
 }
 
 /** The REST API. The order of the middleware below is the order every request goes through. */
-export function createApp({ logger, redis, tenancy, temporal, jobs, search, checks, settings }: AppDeps): Koa<ApiState> {
-  const app = new Koa<ApiState>();
-  app.on('error', (error: Error, ctx?: Koa.Context) => {
+export function createApp({ logger, redis, tenancy, temporal, jobs, search, checks, chat, settings }: AppDeps): Koa<ApiState> {
+  const app = new Koa<ApiState>({ proxy: settings.trustProxy });
+  app.on('error', (error: Error & { code?: string }, ctx?: Koa.Context) => {
+    // A visitor closing an event stream is how those streams end, not an error.
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
     logger.error({ err: error, requestId: ctx?.state?.requestId }, 'unexpected error');
   });
 
@@ -57,13 +79,60 @@ export function createApp({ logger, redis, tenancy, temporal, jobs, search, chec
     createAdminUsersRouter(admin),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
     createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQueueBase: settings.taskQueueBase }),
+    createChatRouter({
+      tenancy,
+      ...chat,
+      rateLimits: {
+        perOperator: rateLimitBy<ChatState>(redis, {
+          prefix: settings.redisPrefix,
+          name: 'operator',
+          perMinute: settings.chat.operatorPerMinute,
+          keyOf: (ctx) => ctx.state.operator.id,
+          subject: "this operator's widget",
+        }),
+        perVisitor: rateLimitBy<VisitorState>(redis, {
+          prefix: settings.redisPrefix,
+          name: 'visitor',
+          perMinute: settings.chat.visitorPerMinute,
+          keyOf: (ctx) => ctx.state.conversation.conversationId,
+          subject: 'this visitor',
+        }),
+        perAddress: rateLimitBy<ChatState>(redis, {
+          prefix: settings.redisPrefix,
+          name: 'visitor-address',
+          perMinute: settings.chat.visitorPerMinute,
+          keyOf: (ctx) => ctx.ip,
+          subject: 'this address',
+        }),
+      },
+      settings: settings.chat,
+    }),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
 
   app.use(requestContext(logger));
   app.use(errorHandler());
+  app.use(onlyUnder('/chat/', widgetCors()));
   app.use(secureHeaders());
   app.use(jsonBody(settings.bodyLimitBytes));
   for (const router of routers) router.middleware().forEach((middleware) => app.use(middleware));
   return app;
+}
+
+/**
+ * The widget calls the chat routes from any page: the browser may send them (CORS), and the
+ * operator's allowed domains, checked on each request, decide what is answered.
+ */
+function widgetCors(): Middleware {
+  return cors({
+    origin: (ctx) => ctx.get('origin') || '*',
+    allowMethods: ['GET', 'POST'],
+    allowHeaders: ['content-type', 'x-operator-key', 'x-visitor-token', 'last-event-id', 'x-request-id'],
+    exposeHeaders: ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id'],
+    maxAge: 600,
+  });
+}
+
+function onlyUnder(prefix: string, middleware: Middleware): Middleware {
+  return (ctx, next) => (ctx.path.startsWith(prefix) ? middleware(ctx, next) : next());
 }

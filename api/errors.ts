@@ -32,8 +32,10 @@ export const keyExpired = () =>
   new AppError(403, 'key_expired', 'This API key has expired: create a replacement key with the same scopes.');
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError(429, 'rate_limited', `Too many requests for this API key: retry after ${retryAfterSeconds} s.`, undefined, {
+export const conversationClosed = () =>
+  new AppError(409, 'conversation_closed', 'This conversation is closed: start a new one to keep chatting.');
+export const rateLimited = (retryAfterSeconds: number, subject = 'this API key') =>
+  new AppError(429, 'rate_limited', `Too many requests for ${subject}: retry after ${retryAfterSeconds} s.`, undefined, {
     'Retry-After': String(retryAfterSeconds),
   });
 

@@ -1,5 +1,6 @@
 import type { Logger } from '#platform/logger.js';
-import type { ApiKey } from '#tenancy/index.js';
+import type { ConversationRecord } from '#conversations/records.js';
+import type { ApiKey, Operator } from '#tenancy/index.js';
 
 /** What the middleware learns about a request, typed for every router (`new Router<ApiState>()`). */
 export interface ApiState {
@@ -14,4 +15,14 @@ export interface ApiState {
 /** The state after `requireApiKey`. */
 export interface AuthenticatedState extends ApiState {
   apiKey: ApiKey;
+}
+
+/** The state of a widget request after `requireOperator`. */
+export interface ChatState extends ApiState {
+  operator: Operator;
+}
+
+/** A widget request about one conversation, after the visitor's token was checked. */
+export interface VisitorState extends ChatState {
+  conversation: ConversationRecord;
 }

@@ -11,6 +11,10 @@ import { createEmbedder } from '#activities/embeddings/index.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
+import { createEventFollower } from '#conversations/events.js';
+import { createConversationRecords } from '#conversations/records.js';
+import { createTranscript } from '#conversations/transcript.js';
+import { createConversationClient } from '#conversations/workflow-client.js';
 import { createSourceStore } from '#knowledge/sources.js';
 import { createApp } from './app.js';
 import type { ApiState } from './state.js';
@@ -28,6 +32,10 @@ export interface WiredApi {
 export async function wireApi(config: Config, logger: Logger): Promise<WiredApi> {
   const redis = createRedisClient(config.redis.url, logger);
   connectInBackground(redis, logger);
+  // Followers of conversations listen on a connection of their own (Redis Pub/Sub takes it over).
+  const subscriber = redis.duplicate();
+  subscriber.on('error', () => undefined);
+  connectInBackground(subscriber, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
   const temporal = createTemporalClient(config.temporal);
   const embedder = createEmbedder(config.embeddings);
@@ -45,6 +53,12 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       minSimilarity: config.searchMinSimilarity,
     }),
     checks: dependencyChecks({ redis, weaviate, temporal: temporal.client }),
+    chat: {
+      records: createConversationRecords(redis, config.redis.prefix),
+      transcript: createTranscript(redis, config.redis.prefix),
+      follower: createEventFollower(redis, subscriber, config.redis.prefix),
+      conversations: createConversationClient(temporal.client, config.temporal.taskQueue),
+    },
     settings: {
       taskQueueBase: config.temporal.taskQueue,
       adminToken: requireSetting(config.adminToken, 'ADMIN_TOKEN'),
@@ -53,13 +67,25 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       rateLimitPerMinute: config.rateLimitPerMinute,
       publicBaseUrl: config.publicBaseUrl,
       version: serviceVersion,
+      trustProxy: config.trustProxy,
+      chat: {
+        timers: { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs },
+        replyTimeoutMs: config.conversations.replyTimeoutMs,
+        visitorPerMinute: config.conversations.visitorPerMinute,
+        operatorPerMinute: config.conversations.operatorPerMinute,
+      },
     },
   });
 
   return {
     app,
     async close() {
-      await Promise.allSettled([redis.isOpen ? redis.quit() : undefined, weaviate.close(), temporal.close()]);
+      await Promise.allSettled([
+        redis.isOpen ? redis.quit() : undefined,
+        subscriber.isOpen ? subscriber.quit() : undefined,
+        weaviate.close(),
+        temporal.close(),
+      ]);
     },
   };
 }

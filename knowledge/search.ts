@@ -1,5 +1,6 @@
 import type { Embedder } from '#activities/embeddings/index.js';
-import type { ChunkIndex } from './chunk-index.js';
+import type { RetrievedSource } from '#activities/answering/types.js';
+import type { ChunkHit, ChunkIndex } from './chunk-index.js';
 import type { SourceRecord, SourceStore } from './sources.js';
 
 export interface SearchResult {
@@ -15,12 +16,28 @@ export interface SearchResult {
   sourceData: Record<string, unknown> | null;
 }
 
+export interface RetrieveOptions {
+  /** Sources an answer may cite. */
+  maxSources: number;
+  /** Chunks of one source merged into its passage text. */
+  maxPassagesPerSource: number;
+  /** Least cosine similarity between the question and a source's best chunk. */
+  minSimilarity: number;
+}
+
+/** A chunk that belongs to its source's current version, with that source's record. */
+interface CurrentHit {
+  hit: ChunkHit;
+  record: SourceRecord;
+}
+
 const snippetLength = 300;
 
 /**
- * The retrieval the AI answers from: hybrid search over a knowledge base's chunks, one row per
- * source (its best passage), best first. A chunk counts only while its generation is the source's
- * current one, so a search never mixes an item's old and new chunks.
+ * The retrieval the AI answers from: hybrid search over a knowledge base's chunks. A chunk counts
+ * only while its generation is the source's current one, so a search never mixes an item's old and
+ * new chunks. `search` gives one row per source (its best passage); `retrieve` gives the few sources
+ * close enough to the question to answer from, several chunks of each merged.
  */
 export function createKnowledgeSearch(deps: {
   chunkIndex: ChunkIndex;
@@ -28,26 +45,40 @@ export function createKnowledgeSearch(deps: {
   sources: SourceStore;
   minSimilarity: number;
 }) {
+  async function currentHits(
+    tenantId: string,
+    knowledgeBaseId: string,
+    query: string,
+    limit: number,
+    includeVector: boolean,
+  ): Promise<{ vector: number[]; hits: CurrentHit[] }> {
+    const [vector] = await deps.embedder.embed([query]);
+    const hits = await deps.chunkIndex.hybridSearch(knowledgeBaseId, query, vector!, {
+      limit,
+      // Weaviate's cosine distance is 1 - similarity.
+      maxVectorDistance: 1 - deps.minSimilarity,
+      includeVector,
+    });
+    // Stale chunks (an older generation, or a source moved or deleted) are dropped before sources
+    // are ranked, so a source mid-update still shows its current text.
+    const sourceKeys = [...new Set(hits.map((hit) => hit.properties.sourceKey))];
+    const records = await deps.sources.getMany(tenantId, sourceKeys);
+    const recordOf = new Map(sourceKeys.map((sourceKey, i) => [sourceKey, records[i]]));
+    const current: CurrentHit[] = [];
+    for (const hit of hits) {
+      const record = recordOf.get(hit.properties.sourceKey);
+      if (isCurrent(record, hit.properties.generation, knowledgeBaseId)) current.push({ hit, record });
+    }
+    return { vector: vector!, hits: current };
+  }
+
   return {
     async search(tenantId: string, knowledgeBaseId: string, query: string, limit: number): Promise<SearchResult[]> {
-      const [vector] = await deps.embedder.embed([query]);
       // Several chunks of one source compete for places: ask for more than the rows wanted.
-      const hits = await deps.chunkIndex.hybridSearch(knowledgeBaseId, query, vector!, {
-        limit: Math.min(200, Math.max(20, limit * 4)),
-        // Weaviate's cosine distance is 1 - similarity.
-        maxVectorDistance: 1 - deps.minSimilarity,
-      });
-
-      // Stale chunks (an older generation, or a source moved or deleted) are dropped before each
-      // source keeps its best passage, so a source mid-update still shows its current text.
-      const sourceKeys = [...new Set(hits.map((hit) => hit.properties.sourceKey))];
-      const records = await deps.sources.getMany(tenantId, sourceKeys);
-      const recordOf = new Map(sourceKeys.map((sourceKey, i) => [sourceKey, records[i]]));
-
+      const { hits } = await currentHits(tenantId, knowledgeBaseId, query, Math.min(200, Math.max(20, limit * 4)), false);
       const results = new Map<string, SearchResult>();
-      for (const hit of hits) {
-        const record = recordOf.get(hit.properties.sourceKey);
-        if (results.has(hit.properties.sourceKey) || !isCurrent(record, hit.properties.generation, knowledgeBaseId)) continue;
+      for (const { hit, record } of hits) {
+        if (results.has(hit.properties.sourceKey)) continue;
         results.set(hit.properties.sourceKey, {
           externalId: record.externalId,
           integrationId: record.integrationId,
@@ -63,6 +94,46 @@ export function createKnowledgeSearch(deps: {
       }
       return [...results.values()].slice(0, limit);
     },
+
+    /**
+     * The sources to answer `question` from, best first, numbered for citation. A source counts
+     * only if one of its chunks is close enough to the question in meaning: a stray keyword match
+     * does not make an answer. None at all means the knowledge base does not answer it.
+     */
+    async retrieve(
+      tenantId: string,
+      knowledgeBaseId: string,
+      question: string,
+      options: RetrieveOptions,
+    ): Promise<RetrievedSource[]> {
+      const { vector, hits } = await currentHits(tenantId, knowledgeBaseId, question, 30, true);
+      const bySource = new Map<string, { record: SourceRecord; hits: ChunkHit[]; similarity: number; score: number }>();
+      for (const { hit, record } of hits) {
+        const similarity = cosineSimilarity(vector, hit.vector ?? []);
+        const sourceKey = hit.properties.sourceKey;
+        const source = bySource.get(sourceKey) ?? { record, hits: [], similarity: 0, score: hit.score };
+        source.similarity = Math.max(source.similarity, similarity);
+        if (source.hits.length < options.maxPassagesPerSource) source.hits.push(hit);
+        bySource.set(sourceKey, source);
+      }
+      return [...bySource.values()]
+        .filter((source) => source.similarity >= options.minSimilarity)
+        .slice(0, options.maxSources)
+        .map(({ record, hits, score }, i) => ({
+          n: i + 1,
+          sourceKey: hits[0]!.properties.sourceKey,
+          externalId: record.externalId,
+          integrationId: record.integrationId,
+          sourceType: record.sourceType,
+          title: record.title,
+          url: record.url,
+          text: hits
+            .sort((a, b) => a.properties.chunkIndex - b.properties.chunkIndex)
+            .map((hit) => hit.properties.text)
+            .join('\n\n'),
+          score,
+        }));
+    },
   };
 }
 
@@ -70,6 +141,18 @@ export type KnowledgeSearch = ReturnType<typeof createKnowledgeSearch>;
 
 function isCurrent(record: SourceRecord | undefined, generation: string, knowledgeBaseId: string): record is SourceRecord {
   return record !== undefined && record.generation === generation && record.knowledgeBaseId === knowledgeBaseId;
+}
+
+export function cosineSimilarity(a: number[], b: number[]): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    dot += a[i]! * b[i]!;
+    normA += a[i]! * a[i]!;
+    normB += b[i]! * b[i]!;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
 
 /** The passage, cut at a word boundary near `snippetLength`. */

@@ -50,6 +50,13 @@ export const variables = {
     usedBy: ['api'],
     requiredInProduction: true,
   },
+  TRUST_PROXY: {
+    schema: { enum: ['true', 'false'] },
+    default: 'false',
+    description:
+      'true behind a load balancer that sets X-Forwarded-For: the visitor address (per-visitor rate limits before a conversation exists) is read from it',
+    usedBy: ['api'],
+  },
   TEMPORAL_ADDRESS: {
     schema: { type: 'string', pattern: '^[^:/\\s]+:\\d+$' },
     default: '127.0.0.1:7233',
@@ -138,6 +145,68 @@ export const variables = {
     schema: { type: 'number', minimum: 0, maximum: 1 },
     description:
       'least cosine similarity for a passage to match by meaning alone (keyword matches always count); 0.2 for local, 0.25 for openai',
+    usedBy: ['api'],
+  },
+  ANSWERS_PROVIDER: {
+    schema: { enum: ['extractive', 'openai'] },
+    default: 'extractive',
+    description:
+      'extractive (the most relevant sentences of the passages, no model, no network) or openai (any OpenAI-compatible /v1/chat/completions; falls back to extractive when it fails)',
+    usedBy: ['worker'],
+  },
+  ANSWERS_BASE_URL: {
+    schema: url,
+    default: 'https://api.openai.com/v1',
+    description: 'base URL of the OpenAI-compatible chat-completions API (up to and including /v1)',
+    usedBy: ['worker'],
+  },
+  ANSWERS_MODEL: {
+    schema: { type: 'string', minLength: 1 },
+    default: 'gpt-4o-mini',
+    description: 'chat model of the openai answers provider',
+    usedBy: ['worker'],
+  },
+  ANSWERS_API_KEY: {
+    schema: { type: 'string', minLength: 1 },
+    description: 'API key of the openai answers provider (required with it)',
+    usedBy: ['worker'],
+    secret: true,
+  },
+  ANSWER_MIN_SIMILARITY: {
+    schema: { type: 'number', minimum: 0, maximum: 1 },
+    description:
+      'least cosine similarity between the question and a passage for the AI to answer from it; below it, the AI says it does not know. 0.3 for local, 0.35 for openai embeddings',
+    usedBy: ['worker'],
+  },
+  CONVERSATION_AGENT_WAIT_SECONDS: {
+    schema: { type: 'number', exclusiveMinimum: 0 },
+    default: 120,
+    description: 'seconds a customer waits for an agent before being told that a person will reply as soon as possible',
+    usedBy: ['api'],
+  },
+  CONVERSATION_IDLE_MINUTES: {
+    schema: { type: 'number', exclusiveMinimum: 0 },
+    default: 30,
+    description: 'minutes without a message after which a widget conversation is closed',
+    usedBy: ['api'],
+  },
+  CHAT_VISITOR_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 30,
+    description: 'requests each widget visitor (a conversation, or an address before it has one) may make per minute',
+    usedBy: ['api'],
+  },
+  CHAT_OPERATOR_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 3000,
+    description: "requests all visitors of one operator's widget may make per minute together",
+    usedBy: ['api'],
+  },
+  CHAT_REPLY_TIMEOUT_SECONDS: {
+    schema: { type: 'number', exclusiveMinimum: 0 },
+    default: 60,
+    description:
+      'how long a message stream waits for the answer before ending with reply_delayed (the answer still arrives in the conversation)',
     usedBy: ['api'],
   },
   INGEST_CONCURRENCY: {

@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   cdnPort: number;
   publicBaseUrl: string;
+  /** Read client addresses from X-Forwarded-For. */
+  trustProxy: boolean;
   temporal: { address: string; namespace: string; taskQueue: string };
   weaviate: { url: string; grpcPort: number; apiKey?: string };
   redis: { url: string; prefix: string };
@@ -17,6 +19,10 @@ export interface Config {
   /** Cosine similarity below which a passage does not match by meaning alone. */
   searchMinSimilarity: number;
   ingestConcurrency: number;
+  answers: AnswersConfig;
+  /** Cosine similarity below which a passage is not used for an answer. */
+  answerMinSimilarity: number;
+  conversations: ConversationsConfig;
   /** Set for the API (the only process that reads it) and everywhere outside production. */
   adminToken?: string;
   /** 32 bytes, for AES-256-GCM; set for the API and the worker, and everywhere outside production. */
@@ -38,6 +44,16 @@ export type EmbeddingsConfig =
       sendDimensions: boolean;
       batchSize: number;
     };
+
+export type AnswersConfig = { provider: 'extractive' } | { provider: 'openai'; baseUrl: string; model: string; apiKey: string };
+
+export interface ConversationsConfig {
+  agentWaitNoticeMs: number;
+  idleTimeoutMs: number;
+  visitorPerMinute: number;
+  operatorPerMinute: number;
+  replyTimeoutMs: number;
+}
 
 /** The secrets a local (non-production) process falls back to when the environment lacks them. */
 export interface LocalSecrets {
@@ -87,6 +103,10 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
   if (values.EMBEDDINGS_PROVIDER === 'openai' && values.EMBEDDINGS_API_KEY === undefined && embeddingsKey.usedBy.includes(role)) {
     problems.push(`EMBEDDINGS_API_KEY is required when EMBEDDINGS_PROVIDER is openai: ${embeddingsKey.description}`);
   }
+  const answersKey = specs.ANSWERS_API_KEY!;
+  if (values.ANSWERS_PROVIDER === 'openai' && values.ANSWERS_API_KEY === undefined && answersKey.usedBy.includes(role)) {
+    problems.push(`ANSWERS_API_KEY is required when ANSWERS_PROVIDER is openai: ${answersKey.description}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   let { ADMIN_TOKEN: adminToken, SECRETS_KEY: secretsKey } = values;
@@ -105,6 +125,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     port,
     cdnPort: Number(values.CDN_PORT),
     publicBaseUrl: String(values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    trustProxy: values.TRUST_PROXY === 'true',
     temporal: {
       address: String(values.TEMPORAL_ADDRESS),
       namespace: String(values.TEMPORAL_NAMESPACE),
@@ -121,6 +142,23 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     // The hashed n-grams of the local embedder score unrelated texts lower than a real model does.
     searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? (values.EMBEDDINGS_PROVIDER === 'openai' ? 0.25 : 0.2)),
     ingestConcurrency: Number(values.INGEST_CONCURRENCY),
+    answers:
+      values.ANSWERS_PROVIDER === 'openai'
+        ? {
+            provider: 'openai',
+            baseUrl: String(values.ANSWERS_BASE_URL).replace(/\/+$/, ''),
+            model: String(values.ANSWERS_MODEL),
+            apiKey: String(values.ANSWERS_API_KEY ?? ''),
+          }
+        : { provider: 'extractive' },
+    answerMinSimilarity: Number(values.ANSWER_MIN_SIMILARITY ?? (values.EMBEDDINGS_PROVIDER === 'openai' ? 0.35 : 0.15)),
+    conversations: {
+      agentWaitNoticeMs: Number(values.CONVERSATION_AGENT_WAIT_SECONDS) * 1000,
+      idleTimeoutMs: Number(values.CONVERSATION_IDLE_MINUTES) * 60_000,
+      visitorPerMinute: Number(values.CHAT_VISITOR_PER_MINUTE),
+      operatorPerMinute: Number(values.CHAT_OPERATOR_PER_MINUTE),
+      replyTimeoutMs: Number(values.CHAT_REPLY_TIMEOUT_SECONDS) * 1000,
+    },
     ...(adminToken === undefined ? {} : { adminToken: String(adminToken) }),
     ...(secretsKey === undefined ? {} : { secretsKey: Buffer.from(String(secretsKey), 'base64') }),
     dataDir: String(values.DATA_DIR),

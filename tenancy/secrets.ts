@@ -5,6 +5,7 @@ export const secretKinds = {
   apiKey: 'kb_sk_',
   userToken: 'kb_ut_',
   operatorKey: 'op_',
+  visitorToken: 'kb_vt_',
 } as const;
 
 export type SecretKind = keyof typeof secretKinds;

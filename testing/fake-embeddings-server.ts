@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { acceptRequest, failCall, RequestScript, sendJson, startOpenAIServer, type RetryAfter } from './fake-openai-http.js';
 
 /**
  * A stand-in for OpenAI's embeddings API on 127.0.0.1, for tests that need real HTTP: same routes,
@@ -12,7 +12,7 @@ export interface FakeEmbeddingsServer {
   /** Every request that reached POST /v1/embeddings with the right key, in order, failed ones included. */
   calls: FakeEmbeddingsCall[];
   /** The next `count` authorised requests fail with `status` (429 and 5xx get OpenAI's bodies). */
-  failNext(count: number, status: number, options?: { retryAfterSeconds?: number; retryAfterMs?: number }): void;
+  failNext(count: number, status: number, options?: RetryAfter): void;
   /** The next `count` requests are answered only after `ms`, to make clients time out. */
   delayNext(count: number, ms: number): void;
   /** From now on, vectors have `n` dimensions whatever was asked, as a misconfigured model would. */
@@ -28,44 +28,17 @@ export interface FakeEmbeddingsCall {
   status: number;
 }
 
-interface ScriptedFailure {
-  status: number;
-  retryAfterSeconds?: number;
-  retryAfterMs?: number;
-}
-
 const maxInputs = 2048;
 
 export async function startFakeEmbeddingsServer(options: { apiKey: string; dimensions: number }): Promise<FakeEmbeddingsServer> {
   const calls: FakeEmbeddingsCall[] = [];
-  const failures: ScriptedFailure[] = [];
-  const delays: number[] = [];
+  const script = new RequestScript();
   let forcedDimensions: number | undefined;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readBody(request);
-    const delay = delays.shift();
-    if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
-    if (response.destroyed) return;
-
-    const path = new URL(request.url ?? '/', 'http://fake').pathname;
-    if (request.method !== 'POST' || path !== '/v1/embeddings') {
-      return sendError(response, 404, `Invalid URL (${request.method} ${path})`, 'invalid_request_error');
-    }
-    const bearer = /^Bearer (.*)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (bearer !== options.apiKey) {
-      const message = bearer
-        ? `Incorrect API key provided: ${maskKey(bearer)}. You can find your API key at https://platform.openai.com/account/api-keys.`
-        : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
-      return sendError(response, 401, message, 'invalid_request_error', bearer ? 'invalid_api_key' : null);
-    }
-
-    let params: Record<string, unknown>;
-    try {
-      params = JSON.parse(body);
-    } catch {
-      return sendError(response, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error');
-    }
+    const accepted = await acceptRequest(request, response, { route: 'embeddings', apiKey: options.apiKey, script });
+    if (!accepted) return;
+    const { params } = accepted;
     const inputs = typeof params.input === 'string' ? [params.input] : params.input;
     const encodingFormat = params.encoding_format === undefined ? 'float' : String(params.encoding_format);
     const requested = params.dimensions;
@@ -77,34 +50,16 @@ export async function startFakeEmbeddingsServer(options: { apiKey: string; dimen
       status: 200,
     };
     calls.push(call);
-    const fail = (status: number, message: string, type: string, code: string | null = null, param: string | null = null) => {
-      call.status = status;
-      sendError(response, status, message, type, code, param);
-    };
+    const fail = failCall(response, call);
 
-    const failure = failures.shift();
-    if (failure) {
-      if (failure.retryAfterSeconds !== undefined) response.setHeader('retry-after', String(failure.retryAfterSeconds));
-      if (failure.retryAfterMs !== undefined) response.setHeader('retry-after-ms', String(failure.retryAfterMs));
-      if (failure.status === 429) {
-        return fail(
-          429,
-          `Rate limit reached for ${call.model} on requests per min (RPM). Please try again in 1s.`,
-          'requests',
-          'rate_limit_exceeded',
-        );
-      }
-      if (failure.status >= 500) {
-        return fail(failure.status, 'The server had an error while processing your request. Sorry about that!', 'server_error');
-      }
-      return fail(failure.status, `Scripted failure with status ${failure.status}.`, 'invalid_request_error');
-    }
+    const rateLimit = `Rate limit reached for ${call.model} on requests per min (RPM). Please try again in 1s.`;
+    if (script.sendNextFailure(response, fail, { rateLimit })) return;
 
     if (call.model === undefined) {
-      return fail(400, 'you must provide a model parameter', 'invalid_request_error');
+      return fail({ status: 400, message: 'you must provide a model parameter', type: 'invalid_request_error' });
     }
     if (params.input === undefined) {
-      return fail(400, "'input' is a required property", 'invalid_request_error');
+      return fail({ status: 400, message: "'input' is a required property", type: 'invalid_request_error' });
     }
     if (
       !Array.isArray(inputs) ||
@@ -112,23 +67,27 @@ export async function startFakeEmbeddingsServer(options: { apiKey: string; dimen
       inputs.length > maxInputs ||
       inputs.some((text) => typeof text !== 'string' || text === '')
     ) {
-      return fail(
-        400,
-        "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
-        'invalid_request_error',
-      );
+      return fail({
+        status: 400,
+        message: "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
+        type: 'invalid_request_error',
+      });
     }
     if (encodingFormat !== 'float' && encodingFormat !== 'base64') {
-      return fail(
-        400,
-        `'${encodingFormat}' is not one of ['float', 'base64'] - 'encoding_format'`,
-        'invalid_request_error',
-        null,
-        'encoding_format',
-      );
+      return fail({
+        status: 400,
+        message: `'${encodingFormat}' is not one of ['float', 'base64'] - 'encoding_format'`,
+        type: 'invalid_request_error',
+        param: 'encoding_format',
+      });
     }
     if (requested !== undefined && (!Number.isInteger(requested) || (requested as number) < 1)) {
-      return fail(400, 'Invalid value for dimensions: must be a positive integer.', 'invalid_request_error', null, 'dimensions');
+      return fail({
+        status: 400,
+        message: 'Invalid value for dimensions: must be a positive integer.',
+        type: 'invalid_request_error',
+        param: 'dimensions',
+      });
     }
 
     const size = forcedDimensions ?? (requested as number | undefined) ?? options.dimensions;
@@ -144,61 +103,16 @@ export async function startFakeEmbeddingsServer(options: { apiKey: string; dimen
     });
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendError(response, 500, String(error), 'server_error');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-
+  const server = await startOpenAIServer(handle);
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    ...server,
     calls,
-    failNext(count, status, { retryAfterSeconds, retryAfterMs } = {}) {
-      for (let i = 0; i < count; i++) failures.push({ status, retryAfterSeconds, retryAfterMs });
-    },
-    delayNext(count, ms) {
-      for (let i = 0; i < count; i++) delays.push(ms);
-    },
+    failNext: (count, status, retryAfter) => script.failNext(count, status, retryAfter),
+    delayNext: (count, ms) => script.delayNext(count, ms),
     respondWithDimensions(n) {
       forcedDimensions = n;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
   };
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-function sendError(
-  response: ServerResponse,
-  status: number,
-  message: string,
-  type: string,
-  code: string | null = null,
-  param: string | null = null,
-) {
-  sendJson(response, status, { error: { message, type, param, code } });
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown) {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
-
-/** As OpenAI quotes a wrong key: a few characters at each end. */
-function maskKey(key: string): string {
-  return key.length > 8 ? `${key.slice(0, 3)}${'*'.repeat(12)}${key.slice(-4)}` : '*'.repeat(key.length);
 }
 
 /** A unit vector seeded by the text's FNV-1a hash (xorshift32 for the components). */

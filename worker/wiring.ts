@@ -1,13 +1,18 @@
 import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
+import { createAnswerGenerator, createQuestionAnswerer } from '#activities/answering/index.js';
 import { createEmbedder } from '#activities/embeddings/index.js';
+import { createEventPublisher } from '#conversations/events.js';
+import { createConversationRecords } from '#conversations/records.js';
+import { createTranscript } from '#conversations/transcript.js';
 import type { Config } from '#platform/config.js';
 import type { Logger } from '#platform/logger.js';
 import { connectInBackground, createRedisClient } from '#platform/redis.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
+import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createSourceStore } from '#knowledge/sources.js';
 import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
 import { bundleWorkflows } from './bundle.js';
@@ -38,13 +43,25 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   await chunkIndex
     .collection()
     .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'chunk collection not ready yet'));
+  const sources = createSourceStore(redis, config.redis.prefix);
+  const search = createKnowledgeSearch({ chunkIndex, embedder, sources, minSimilarity: config.searchMinSimilarity });
   const activities = createActivities({
     jobs: createJobStore(redis, config.redis.prefix),
-    sources: createSourceStore(redis, config.redis.prefix),
+    sources,
     chunkIndex,
     embedder,
     temporal: new Client({ connection, namespace: config.temporal.namespace }),
     taskQueueBase: config.temporal.taskQueue,
+    conversations: {
+      records: createConversationRecords(redis, config.redis.prefix),
+      transcript: createTranscript(redis, config.redis.prefix),
+      events: createEventPublisher(redis, config.redis.prefix),
+    },
+    answerQuestion: createQuestionAnswerer({
+      search,
+      generator: createAnswerGenerator(config.answers, logger),
+      retrieval: { maxSources: 3, maxPassagesPerSource: 3, minSimilarity: config.answerMinSimilarity },
+    }),
   });
 
   const workflowBundle = await bundleWorkflows();

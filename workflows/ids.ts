@@ -35,3 +35,8 @@ export function ingestWorkflowId(identity: ItemIdentity): string {
 export function cleanupWorkflowId(tenantId: string, knowledgeBaseId: string, requestId: string): string {
   return `cleanup/${tenantId}/${knowledgeBaseId}/${requestId}`;
 }
+
+/** One workflow per conversation, per tenant. */
+export function conversationWorkflowId(tenantId: string, conversationId: string): string {
+  return `conversation/${tenantId}/${conversationId}`;
+}

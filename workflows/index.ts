@@ -4,3 +4,4 @@
  */
 export { ingestItemWorkflow } from './ingestion/ingest-item.js';
 export { cleanupWorkflow } from './ingestion/cleanup.js';
+export { conversationWorkflow } from './conversation/workflow.js';

@@ -1,7 +1,8 @@
-import OpenAI from 'openai';
 import type { CreateEmbeddingResponse } from 'openai/resources/embeddings';
+import { createOpenAIClient, describeEndpoint, requireWholeNumber } from '../openai/client.js';
+import type { ProviderContext } from '../openai/errors.js';
 import { EmbeddingRejectedError, type Embedder, type EmbeddingSpace } from './embedder.js';
-import { toEmbeddingError, type ProviderContext } from './openai-errors.js';
+import { toEmbeddingError } from './openai-errors.js';
 
 export interface OpenAIEmbedderSettings {
   /** The API root including its version, as the SDK expects: https://api.openai.com/v1. */
@@ -34,25 +35,14 @@ export function createOpenAIEmbedder(settings: OpenAIEmbedderSettings): Embedder
   const batchSize = settings.batchSize ?? defaultBatchSize;
   const maxRetries = settings.maxRetries ?? defaultMaxRetries;
   const timeoutMs = settings.timeoutMs ?? defaultTimeoutMs;
-  requireWholeNumber('dimensions', dimensions, 1);
-  requireWholeNumber('batchSize', batchSize, 1, maxBatchSize);
-  requireWholeNumber('maxRetries', maxRetries, 0);
-  requireWholeNumber('timeoutMs', timeoutMs, 1);
+  requireWholeNumber('embeddings', 'dimensions', dimensions, 1);
+  requireWholeNumber('embeddings', 'batchSize', batchSize, 1, maxBatchSize);
+  requireWholeNumber('embeddings', 'maxRetries', maxRetries, 0);
+  requireWholeNumber('embeddings', 'timeoutMs', timeoutMs, 1);
 
-  const context: ProviderContext = { endpoint: describeEndpoint(settings.baseUrl), model, apiKey, maxRetries, timeoutMs };
-  // Every option given explicitly: left out, the SDK would fill them from OPENAI_* environment
-  // variables, and only process entries read the environment. Its logging goes to the console, so
-  // it is off; failures come back as errors instead.
-  const client = new OpenAI({
-    apiKey,
-    baseURL: settings.baseUrl,
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    maxRetries,
-    timeout: timeoutMs,
-    logLevel: 'off',
-  });
+  const endpoint = describeEndpoint('embeddings', settings.baseUrl);
+  const context: ProviderContext = { endpoint, model, apiKey, maxRetries, timeoutMs };
+  const client = createOpenAIClient({ baseUrl: settings.baseUrl, apiKey, maxRetries, timeoutMs });
   const space: EmbeddingSpace = { provider: 'openai', model, dimensions };
 
   async function embedBatch(batch: string[]): Promise<number[][]> {
@@ -127,22 +117,4 @@ function invalidResponse(context: ProviderContext, what: string): EmbeddingRejec
     `The embeddings provider at ${context.endpoint} answered with ${what} for model "${context.model}": ` +
       'it does not behave like the OpenAI embeddings API.',
   );
-}
-
-/** The base URL as messages may show it: no user name, password or query string. */
-function describeEndpoint(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new RangeError(`The embeddings base URL must be an absolute http(s) URL such as https://api.openai.com/v1`);
-  }
-  return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
-}
-
-function requireWholeNumber(name: string, value: number, min: number, max?: number): void {
-  if (!Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
-    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
-    throw new RangeError(`The embeddings setting ${name} must be a whole number ${range}, not ${value}`);
-  }
 }

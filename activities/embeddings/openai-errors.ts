@@ -1,15 +1,13 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import {
+  connectionFailureReason,
+  describeAttempts,
+  isTransientStatus,
+  providerMessage,
+  rejectionHint,
+  type ProviderContext,
+} from '../openai/errors.js';
 import { EmbeddingRejectedError, EmbeddingUnavailableError } from './embedder.js';
-
-/** What a message needs to name the provider and the call, without ever naming the key. */
-export interface ProviderContext {
-  /** The base URL without credentials or query. */
-  endpoint: string;
-  model: string;
-  apiKey: string;
-  maxRetries: number;
-  timeoutMs: number;
-}
 
 /**
  * Sorts what the SDK threw, after its own retries, into the two kinds the pipeline acts on: a
@@ -19,7 +17,7 @@ export interface ProviderContext {
  */
 export function toEmbeddingError(error: unknown, context: ProviderContext): Error {
   const { endpoint, model, maxRetries, timeoutMs } = context;
-  const attempts = `${maxRetries + 1} attempt${maxRetries === 0 ? '' : 's'}`;
+  const attempts = describeAttempts(maxRetries);
   if (error instanceof APIConnectionTimeoutError) {
     return new EmbeddingUnavailableError(
       `The embeddings provider at ${endpoint} did not answer within ${timeoutMs} ms (${attempts}) for model "${model}"`,
@@ -54,31 +52,10 @@ export function toEmbeddingError(error: unknown, context: ProviderContext): Erro
       status,
     );
   }
-  const hint = status === 404 ? ' Check the model name and that the base URL ends in the API version (such as /v1).' : '';
+  const hint = rejectionHint(status);
   return new EmbeddingRejectedError(
     'embedding_rejected',
     `The embeddings provider at ${endpoint} rejected the request for model "${model}" (HTTP ${status}): ` +
       `${providerMessage(error, context.apiKey)}.${hint}`,
   );
-}
-
-/** The statuses the SDK itself retries: a later attempt may succeed. */
-function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
-function providerMessage(error: APIError, apiKey: string): string {
-  const body = error.error as { message?: unknown } | undefined;
-  const message = typeof body?.message === 'string' ? body.message : error.message;
-  // Servers sometimes echo what they were sent; a key of a few characters could not be told apart
-  // from ordinary text, so only a real-looking key is searched for.
-  const redacted = apiKey.length >= 8 ? message.replaceAll(apiKey, '[redacted]') : message;
-  return (redacted.length > 500 ? `${redacted.slice(0, 500)}…` : redacted).replace(/\.$/, '');
-}
-
-/** The innermost reason under fetch's "fetch failed", such as "connect ECONNREFUSED 10.0.0.5:443" or "other side closed". */
-function connectionFailureReason(cause: unknown): string {
-  let reason = 'connection failed';
-  for (let current = cause; current instanceof Error; current = current.cause) reason = current.message || reason;
-  return reason;
 }

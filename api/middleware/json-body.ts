@@ -26,6 +26,8 @@ export function jsonBody(limitBytes: number): Middleware {
   });
 
   return async function jsonBody(ctx, next) {
+    // A request without a body (a bodiless POST sends Content-Length: 0) has nothing to parse.
+    if (ctx.request.length === 0 || (ctx.request.length === undefined && !ctx.get('transfer-encoding'))) return next();
     const type = ctx.request.is('json');
     if (type === false) throw unsupportedMediaType();
     await parse(ctx, next);

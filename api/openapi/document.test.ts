@@ -18,7 +18,7 @@ const operations = () =>
 test('/openapi.json is an OpenAPI 3.1 document of the running API', (t) => {
   t.is(document.openapi, '3.1.0');
   t.truthy(document.info.version);
-  t.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['admin', 'apiKey', 'userToken']);
+  t.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['admin', 'apiKey', 'operatorKey', 'userToken']);
   t.truthy(document.components.schemas.Error);
 });
 
@@ -35,6 +35,12 @@ test('every route the API answers is documented, and every documented route answ
     'PATCH /admin/tenants/{tenantId}/operators/{operatorId}',
     'POST /admin/tenants/{tenantId}/users',
     'GET /knowledge-bases/{kbId}',
+    'GET /chat/config',
+    'POST /chat/conversations',
+    'GET /chat/conversations/{conversationId}/messages',
+    'POST /chat/conversations/{conversationId}/messages',
+    'POST /chat/conversations/{conversationId}/handoff',
+    'GET /chat/conversations/{conversationId}/events',
     'GET /health',
     'GET /openapi.json',
   ]) {
@@ -76,4 +82,8 @@ test('authenticated operations name their security and scope', (t) => {
   t.deepEqual(byRoute['get /knowledge-bases/{kbId}'].security, [{ apiKey: ['iq:read'] }]);
   t.deepEqual(byRoute['post /admin/tenants'].security, [{ admin: [] }]);
   t.deepEqual(byRoute['get /health'].security, []);
+  t.deepEqual(byRoute['post /chat/conversations'].security, [{ operatorKey: [] }]);
+  const stream = byRoute['post /chat/conversations/{conversationId}/messages'];
+  t.truthy(stream.responses[200].content['text/event-stream'].schema.description);
+  t.true(stream.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'x-visitor-token'));
 });

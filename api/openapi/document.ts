@@ -11,6 +11,13 @@ const securitySchemes = {
   },
   admin: { type: 'http', scheme: 'bearer', description: 'The platform admin token (ADMIN_TOKEN).' },
   userToken: { type: 'http', scheme: 'bearer', description: "A tenant user's token." },
+  operatorKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-operator-key',
+    description:
+      "An operator's public key (`op_…`), as the widget sends it. The request's `Origin` must match one of the operator's allowed domains (any origin when it lists none); otherwise 403.",
+  },
 };
 
 /** The OpenAPI 3.1 document of exactly the routes that are registered. */
@@ -49,9 +56,16 @@ function describe(operation: Operation): object {
     ...(schema.description ? { description: schema.description } : {}),
     schema,
   }));
+  const headerParameters = (operation.headers ?? []).map(({ name, required, description }) => ({
+    name,
+    in: 'header',
+    required,
+    description,
+    schema: { type: 'string' },
+  }));
   const responses: Record<string, object> = {};
-  for (const [status, { description, schema }] of Object.entries(operation.responses)) {
-    responses[status] = { description, ...(schema ? { content: { 'application/json': { schema } } } : {}) };
+  for (const [status, { description, schema, contentType }] of Object.entries(operation.responses)) {
+    responses[status] = { description, ...(schema ? { content: { [contentType ?? 'application/json']: { schema } } } : {}) };
   }
   for (const status of operation.errors) {
     responses[status] = {
@@ -64,7 +78,7 @@ function describe(operation: Operation): object {
     ...(operation.description ? { description: operation.description } : {}),
     tags: operation.tags,
     security: operation.security === 'none' ? [] : [{ [operation.security]: operation.scope ? [operation.scope] : [] }],
-    parameters: [...pathParameters, ...queryParameters],
+    parameters: [...pathParameters, ...queryParameters, ...headerParameters],
     ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: operation.body } } } } : {}),
     responses,
   };

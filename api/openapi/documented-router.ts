@@ -2,7 +2,7 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import type { Middleware } from 'koa';
 import { validateBody, validateQuery } from '../middleware/validate-body.js';
 
-export type Security = 'none' | 'admin' | 'apiKey' | 'userToken';
+export type Security = 'none' | 'admin' | 'apiKey' | 'userToken' | 'operatorKey';
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
 /** What the OpenAPI document says about one route; the same schema validates the request. */
@@ -13,8 +13,10 @@ export interface OperationSpec {
   body?: object;
   /** JSON Schema of the query parameters (an object schema), enforced by `validateQuery`. */
   query?: object;
-  /** Success responses, by status. */
-  responses: Record<number, { description: string; schema?: object }>;
+  /** Request headers the route reads, besides the security scheme's. */
+  headers?: Array<{ name: string; required: boolean; description: string }>;
+  /** Success responses, by status; JSON unless `contentType` says otherwise. */
+  responses: Record<number, { description: string; schema?: object; contentType?: string }>;
   /** Statuses answered with the error body, besides those of the router. */
   errors?: number[];
 }

@@ -42,6 +42,12 @@ const version = (content: string): IngestOperation => ({
   options: {},
 });
 
+/** The activities the ingestion workflows call, typed from the real ones so a rename breaks this test. */
+type IngestionActivities = Pick<
+  Activities,
+  'ingestSource' | 'deleteSource' | 'recordIngestFailure' | 'findOrphanedSources' | 'requestSourceDeletions'
+>;
+
 /** Activities that record their calls; the first ingestSource waits until `release()`. */
 function recordingActivities() {
   const ingested: string[] = [];
@@ -50,7 +56,7 @@ function recordingActivities() {
   const released = new Promise<void>((resolve) => (release = resolve));
   let firstStarted!: () => void;
   const started = new Promise<void>((resolve) => (firstStarted = resolve));
-  const activities: Activities = {
+  const activities: IngestionActivities = {
     async ingestSource({ operation }): Promise<JobStatus> {
       ingested.push(operation.data.content);
       if (ingested.length === 1) {
@@ -72,7 +78,7 @@ function recordingActivities() {
   return { activities, ingested, deleted, started, release };
 }
 
-async function withWorker<T>(taskQueueBase: string, activities: Activities, body: () => Promise<T>): Promise<T> {
+async function withWorker<T>(taskQueueBase: string, activities: IngestionActivities, body: () => Promise<T>): Promise<T> {
   const worker = await Worker.create({
     connection: nativeConnection,
     taskQueue: `${taskQueueBase}-ingest-high`,

@@ -1,0 +1,156 @@
+import { Context } from '@temporalio/activity';
+import type { AnswerQuestion } from '#activities/answering/answer-question.js';
+import { asksForHuman } from '#activities/answering/handoff-intent.js';
+import { resolveLocale, stringsFor, type OperatorStrings } from '#activities/answering/locales.js';
+import type { ConversationEvent, EventPublisher } from '#conversations/events.js';
+import type { ConversationRecords } from '#conversations/records.js';
+import type { Transcript } from '#conversations/transcript.js';
+import type {
+  Agent,
+  ConversationRef,
+  ConversationStatus,
+  StatusNotice,
+  VisitorMessage,
+  VisitorMessageResult,
+} from '#workflows/conversation/types.js';
+import { agentMessage, aiAnswerMessage, aiNoticeMessage, systemMessage, visitorMessage } from './messages.js';
+import { createTokenStream } from './token-stream.js';
+import type { ChatMessage } from '#conversations/chat-message.js';
+
+export interface ConversationActivityDeps {
+  records: Pick<ConversationRecords, 'setStatus'>;
+  transcript: Pick<Transcript, 'append'>;
+  events: EventPublisher;
+  answerQuestion: AnswerQuestion;
+  now?: () => Date;
+}
+
+const notices: Record<StatusNotice, (strings: OperatorStrings, agent: Agent | null) => string> = {
+  handoffStarted: (strings) => strings.handoffStarted,
+  stillWaitingForAgent: (strings) => strings.stillWaitingForAgent,
+  agentJoined: (strings, agent) => strings.agentJoined(agent?.name ?? 'An agent'),
+  handedBackToAi: (strings) => strings.handedBackToAi,
+  closedIdle: (strings) => strings.closedIdle,
+  closedByAgent: (strings) => strings.closedByAgent,
+};
+
+/**
+ * The conversation workflow's side effects: each keeps the transcript (Redis) and tells followers
+ * (conversation events). Ids of the messages they write derive from the workflow's input, so a
+ * retried activity writes the same message again, which the transcript reads once.
+ */
+export function createConversationActivities({
+  records,
+  transcript,
+  events,
+  answerQuestion,
+  now = () => new Date(),
+}: ConversationActivityDeps) {
+  const publish = (ref: ConversationRef, event: ConversationEvent) => events.publish(ref.conversationId, event);
+
+  async function record(ref: ConversationRef, message: ChatMessage): Promise<void> {
+    await transcript.append(ref.conversationId, message);
+    await publish(ref, { type: 'message', message });
+  }
+
+  return {
+    /** Takes in a visitor's message while the AI has the conversation, and answers it (streaming). */
+    async answerVisitorMessage(input: { conversation: ConversationRef; message: VisitorMessage }): Promise<VisitorMessageResult> {
+      const { conversation: ref, message } = input;
+      const locale = resolveLocale(ref.locale);
+      const replyTo = message.messageId;
+      const reply = { id: `${message.messageId}.reply`, replyTo, channel: ref.channel, locale };
+      await record(ref, visitorMessage(message.messageId, message.text, now().toISOString()));
+
+      const context = Context.current();
+      const tokens = createTokenStream(
+        (event) => (ref.channel === 'widget' ? publish(ref, event) : Promise.resolve()),
+        replyTo,
+        () => context.heartbeat(),
+      );
+      // A retry starts the answer over: followers drop what an earlier attempt streamed.
+      if (context.info.attempt > 1) tokens.reset();
+
+      if (asksForHuman(message.text, locale)) {
+        const text = stringsFor(locale).handoffStarted;
+        tokens.token(text);
+        await tokens.flush();
+        await finish(ref, aiNoticeMessage({ ...reply, createdAt: now().toISOString() }, text, 'handoff'), 'waiting_for_agent');
+        return { handoffRequested: true };
+      }
+
+      const answer = await answerQuestion(
+        { tenantId: ref.tenantId, knowledgeBaseId: ref.knowledgeBaseId, question: message.text, locale },
+        tokens,
+      );
+      await tokens.flush();
+      context.log.info('answered', { outcome: answer.outcome, generator: answer.generator, citations: answer.citations.length });
+      await publish(ref, { type: 'citations', replyTo, citations: answer.citations });
+      await finish(ref, aiAnswerMessage({ ...reply, createdAt: now().toISOString() }, answer), 'ai');
+      return { handoffRequested: false };
+    },
+
+    /**
+     * Takes in a visitor's message that the AI does not answer (a person has the conversation, or the
+     * answer failed for good, `notice` then says so).
+     */
+    async recordVisitorMessage(input: {
+      conversation: ConversationRef;
+      message: VisitorMessage;
+      status: ConversationStatus;
+      notice: 'answerFailed' | null;
+    }): Promise<void> {
+      const { conversation: ref, message } = input;
+      await record(ref, visitorMessage(message.messageId, message.text, now().toISOString()));
+      const locale = resolveLocale(ref.locale);
+      const reply =
+        input.notice === 'answerFailed'
+          ? aiNoticeMessage(
+              {
+                id: `${message.messageId}.reply`,
+                replyTo: message.messageId,
+                channel: ref.channel,
+                locale,
+                createdAt: now().toISOString(),
+              },
+              stringsFor(locale).answerFailed,
+              'failed',
+            )
+          : null;
+      if (reply) await record(ref, reply);
+      await publish(ref, { type: 'done', replyTo: message.messageId, message: reply, status: input.status });
+    },
+
+    /** Records a change of status, with the operator's notice of it in the transcript. */
+    async recordConversationStatus(input: {
+      conversation: ConversationRef;
+      status: ConversationStatus;
+      notice: StatusNotice | null;
+      agent: Agent | null;
+      /** The workflow's number for this change, unique within the conversation: the notice's id. */
+      effectId: number;
+    }): Promise<void> {
+      const { conversation: ref } = input;
+      await records.setStatus(ref.conversationId, input.status, input.agent?.name ?? null);
+      if (input.notice) {
+        const text = notices[input.notice](stringsFor(resolveLocale(ref.locale)), input.agent);
+        await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));
+      }
+      await publish(ref, { type: 'status', status: input.status, agentName: input.agent?.name ?? null });
+    },
+
+    async recordAgentMessage(input: {
+      conversation: ConversationRef;
+      agent: Agent;
+      messageId: string;
+      text: string;
+    }): Promise<void> {
+      await record(input.conversation, agentMessage(input.messageId, input.text, input.agent.name, now().toISOString()));
+    },
+  };
+
+  async function finish(ref: ConversationRef, reply: ChatMessage, status: ConversationStatus): Promise<void> {
+    await record(ref, reply);
+    await publish(ref, { type: 'done', replyTo: reply.replyTo!, message: reply, status });
+  }
+}

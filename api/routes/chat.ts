@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { resolveLocale, stringsFor } from '#activities/answering/locales.js';
+import type { ChatMessage } from '#conversations/chat-message.js';
+import { isEventId, type EventFollower } from '#conversations/events.js';
+import type { ConversationRecords } from '#conversations/records.js';
+import type { Transcript } from '#conversations/transcript.js';
+import { ConversationClosedError, type ConversationClient } from '#conversations/workflow-client.js';
+import type { ConversationRef, ConversationTimers } from '#workflows/conversation/types.js';
+import type { Tenancy } from '#tenancy/index.js';
+import { generateSecret, hashSecret } from '#tenancy/secrets.js';
+import { conversationClosed, invalidPayload } from '../errors.js';
+import { openEventStream } from '../event-stream.js';
+import { requireOperator } from '../middleware/operator-auth.js';
+import { requireVisitor } from '../middleware/visitor-auth.js';
+import { DocumentedRouter } from '../openapi/documented-router.js';
+import {
+  configQuery,
+  conversationResponse,
+  eventStreamSchema,
+  handoffResponse,
+  historyResponse,
+  sendMessageRequest,
+  startConversationRequest,
+  widgetConfigResponse,
+} from '../schemas/chat.js';
+import type { ChatState, VisitorState } from '../state.js';
+
+export interface ChatRouterDeps {
+  tenancy: Pick<Tenancy, 'findOperatorByKey'>;
+  records: ConversationRecords;
+  transcript: Transcript;
+  follower: EventFollower;
+  conversations: ConversationClient;
+  /**
+   * Budgets: all visitors of one operator together; each visitor by their conversation, and by their
+   * address for the requests before they have one.
+   */
+  rateLimits: { perOperator: Middleware<ChatState>; perVisitor: Middleware<VisitorState>; perAddress: Middleware<ChatState> };
+  settings: { timers: ConversationTimers; replyTimeoutMs: number };
+}
+
+const visitorToken = { name: 'x-visitor-token', required: true, description: 'The token the conversation was started with.' };
+
+/**
+ * The public chat API the widget talks to: its configuration, conversations, messages with the
+ * answer streamed as server-sent events, the history, asking for a person, and following the
+ * conversation (agent replies, status changes) as events.
+ */
+export function createChatRouter({
+  tenancy,
+  records,
+  transcript,
+  follower,
+  conversations,
+  rateLimits,
+  settings,
+}: ChatRouterDeps) {
+  const router = new DocumentedRouter<ChatState>({ tags: ['Chat'], security: 'operatorKey', errors: [401, 403, 429, 503] });
+  router.use(requireOperator(tenancy) as never, rateLimits.perOperator);
+  const anonymous = rateLimits.perAddress;
+  const visitor = [requireVisitor(records), rateLimits.perVisitor] as never[];
+
+  router.get(
+    '/chat/config',
+    {
+      summary: "The widget's configuration",
+      description:
+        'The operator name, greeting and the fixed AI notice, in the widget locale when given (else the operator locale).',
+      query: configQuery,
+      responses: { 200: { description: 'The configuration', schema: widgetConfigResponse } },
+    },
+    anonymous,
+    async (ctx) => {
+      const { operator } = ctx.state;
+      const locale = resolveLocale((ctx.state.query?.locale as string | undefined) ?? operator.locale);
+      const strings = stringsFor(locale);
+      ctx.body = {
+        operatorId: operator.id,
+        name: operator.name,
+        greeting: strings.greeting(operator.name),
+        locale,
+        aiNotice: strings.aiNotice,
+      };
+    },
+  );
+
+  router.post(
+    '/chat/conversations',
+    {
+      summary: 'Start a conversation',
+      description:
+        'The visitor is identified by `contact` (all optional). The answer holds the `visitorToken` (only here) and the greeting. A widget conversation closes after the idle timeout.',
+      body: startConversationRequest,
+      responses: { 201: { description: 'The conversation', schema: conversationResponse } },
+    },
+    anonymous,
+    async (ctx) => {
+      const { operator } = ctx.state;
+      const body = ctx.request.body as { contact?: Record<string, string>; locale?: string };
+      const token = generateSecret('visitorToken');
+      const ref: ConversationRef = {
+        conversationId: randomUUID(),
+        tenantId: operator.tenantId,
+        operatorId: operator.id,
+        knowledgeBaseId: operator.knowledgeBaseId,
+        channel: 'widget',
+        locale: resolveLocale(body.locale ?? operator.locale),
+      };
+      const record = await records.create({ ...ref, visitorTokenHash: hashSecret(token), contact: body.contact ?? {} });
+      const strings = stringsFor(resolveLocale(ref.locale));
+      const greeting: ChatMessage = {
+        id: 'greeting',
+        author: 'ai',
+        text: strings.greeting(operator.name),
+        createdAt: record.createdAt,
+        aiGenerated: true,
+        aiNotice: strings.aiNotice,
+      };
+      try {
+        await transcript.append(ref.conversationId, greeting);
+        await conversations.start(ref, settings.timers);
+      } catch (error) {
+        await records.remove(ref).catch(() => undefined);
+        throw error;
+      }
+      ctx.status = 201;
+      ctx.body = {
+        conversationId: ref.conversationId,
+        visitorToken: token,
+        status: record.status,
+        locale: ref.locale,
+        createdAt: record.createdAt,
+        messages: [greeting],
+      };
+    },
+  );
+
+  router.get(
+    '/chat/conversations/{conversationId}/messages',
+    {
+      summary: 'Read the conversation',
+      headers: [visitorToken],
+      responses: { 200: { description: 'Every message, oldest first', schema: historyResponse } },
+      errors: [404],
+    },
+    ...visitor,
+    async (ctx) => {
+      const { conversation } = ctx.state as VisitorState;
+      ctx.body = {
+        conversationId: conversation.conversationId,
+        status: conversation.status,
+        messages: await transcript.read(conversation.conversationId),
+      };
+    },
+  );
+
+  router.post(
+    '/chat/conversations/{conversationId}/messages',
+    {
+      summary: 'Send a message and stream the answer',
+      description:
+        'Answers with server-sent events: `accepted`, then the AI answer as `token` events, its `citations` and `done` (while a person has the conversation, `done` comes at once with no message). The message is kept even when the stream ends early; the answer then arrives in the conversation.',
+      headers: [visitorToken],
+      body: sendMessageRequest,
+      responses: { 200: { description: 'The event stream', schema: eventStreamSchema, contentType: 'text/event-stream' } },
+      errors: [404, 409],
+    },
+    ...visitor,
+    async (ctx) => {
+      const { conversation } = ctx.state as VisitorState;
+      if (conversation.status === 'closed') throw conversationClosed();
+      const { text, messageId = randomUUID() } = ctx.request.body as { text: string; messageId?: string };
+
+      const replyEvents = new Set(['token', 'reset', 'citations', 'done']);
+      const pending: Array<[string, unknown]> = [];
+      let stream: ReturnType<typeof openEventStream> | undefined;
+      let answered = false;
+
+      // Follow before sending, so no part of the answer can come before the follower listens.
+      const following = await follower.follow(conversation.conversationId, 'now', ({ event }) => {
+        if (!replyEvents.has(event.type) || !('replyTo' in event) || event.replyTo !== messageId) return;
+        const { type, ...data } = event;
+        if (stream) stream.send(type, data);
+        else pending.push([type, data]);
+        if (type !== 'done') return;
+        answered = true;
+        stream?.end();
+      });
+      try {
+        await conversations.sendVisitorMessage(conversation, { messageId, text });
+      } catch (error) {
+        await following.stop();
+        throw error instanceof ConversationClosedError ? conversationClosed() : error;
+      }
+
+      stream = openEventStream(ctx);
+      stream.onEnd(() => void following.stop());
+      stream.send('accepted', { messageId });
+      for (const [event, data] of pending.splice(0)) stream.send(event, data);
+      if (answered) return stream.end();
+      const timeout = setTimeout(() => {
+        stream.send('error', {
+          error: {
+            code: 'reply_delayed',
+            message: 'The answer is taking longer than usual; it will appear in the conversation.',
+          },
+        });
+        stream.end();
+      }, settings.replyTimeoutMs);
+      stream.onEnd(() => clearTimeout(timeout));
+    },
+  );
+
+  router.post(
+    '/chat/conversations/{conversationId}/handoff',
+    {
+      summary: 'Ask for a person',
+      description:
+        'Moves the conversation to `waiting_for_agent` (202); the AI stops answering. When a person is already waiting or chatting, nothing changes (200).',
+      headers: [visitorToken],
+      responses: {
+        200: { description: 'Already with a person', schema: handoffResponse },
+        202: { description: 'Handoff requested', schema: handoffResponse },
+      },
+      errors: [404, 409],
+    },
+    ...visitor,
+    async (ctx) => {
+      const { conversation } = ctx.state as VisitorState;
+      if (conversation.status === 'closed') throw conversationClosed();
+      if (conversation.status !== 'ai') {
+        ctx.body = { status: conversation.status };
+        return;
+      }
+      try {
+        await conversations.requestHandoff(conversation);
+      } catch (error) {
+        throw error instanceof ConversationClosedError ? conversationClosed() : error;
+      }
+      ctx.status = 202;
+      ctx.body = { status: 'waiting_for_agent' };
+    },
+  );
+
+  router.get(
+    '/chat/conversations/{conversationId}/events',
+    {
+      summary: 'Follow the conversation',
+      description:
+        "Server-sent events of everything that happens from now on (or after `Last-Event-ID`): new messages (an agent's replies too), status changes, and the AI's tokens while it answers.",
+      headers: [visitorToken, { name: 'Last-Event-ID', required: false, description: 'Resume after this event id.' }],
+      responses: { 200: { description: 'The event stream', schema: eventStreamSchema, contentType: 'text/event-stream' } },
+      errors: [404],
+    },
+    ...visitor,
+    async (ctx) => {
+      const { conversation } = ctx.state as VisitorState;
+      const lastEventId = ctx.get('last-event-id');
+      if (lastEventId && !isEventId(lastEventId))
+        throw invalidPayload('Last-Event-ID is not an event id of this stream.', [
+          { path: 'Last-Event-ID', message: 'must look like 1700000000000-0' },
+        ]);
+      const pending: Array<[string, unknown, string | null]> = [];
+      let stream: ReturnType<typeof openEventStream> | undefined;
+      const following = await follower.follow(conversation.conversationId, lastEventId || 'now', ({ id, event }) => {
+        const { type, ...data } = event;
+        if (stream) stream.send(type, data, id);
+        else pending.push([type, data, id]);
+      });
+      stream = openEventStream(ctx);
+      for (const [event, data, id] of pending.splice(0)) stream.send(event, data, id);
+      stream.onEnd(() => void following.stop());
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,112 @@
+import { conversationStatuses } from '#workflows/conversation/types.js';
+import { nullable, objectOf, timestamp, uuid } from './common.js';
+
+/** The longest message a visitor may send. */
+export const chatLimits = { messageChars: 4_000 } as const;
+
+const locale = { type: 'string', pattern: '^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$', examples: ['de', 'en-GB'] } as const;
+
+export const configQuery = objectOf({ locale: { ...locale, description: "The widget's locale; else the operator's." } }, [
+  'locale',
+]);
+
+export const widgetConfigResponse = objectOf({
+  operatorId: uuid,
+  name: { type: 'string' },
+  greeting: { type: 'string' },
+  locale: { type: 'string', description: 'The locale the texts are in (`en` or `de`; others fall back to `en`).' },
+  aiNotice: { type: 'string', description: 'Shown with every AI answer; fixed, cannot be switched off.' },
+});
+
+export const startConversationRequest = objectOf(
+  {
+    contact: objectOf(
+      {
+        userId: { type: 'string', minLength: 1, maxLength: 200 },
+        email: { type: 'string', format: 'email', maxLength: 320 },
+        name: { type: 'string', minLength: 1, maxLength: 200 },
+      },
+      ['userId', 'email', 'name'],
+    ),
+    locale,
+  },
+  ['contact', 'locale'],
+);
+
+const citation = objectOf({
+  n: { type: 'integer', minimum: 1, description: 'The number of its `[n]` marker in the text.' },
+  title: { type: 'string' },
+  url: nullable({ type: 'string' }),
+  externalId: { type: 'string' },
+  sourceType: { type: 'string' },
+});
+
+export const chatMessage = objectOf(
+  {
+    id: { type: 'string' },
+    author: { enum: ['visitor', 'ai', 'agent', 'system'] },
+    text: {
+      type: 'string',
+      description:
+        'AI messages: light markdown (paragraphs, **bold**, _italic_, lists, http(s) links, `[n]` citation markers), to render as text, never as HTML.',
+    },
+    createdAt: timestamp,
+    aiGenerated: { type: 'boolean', description: 'True for every AI message, set by the service.' },
+    aiNotice: { type: 'string', description: 'On every AI message: the fixed AI disclosure to show with it.' },
+    citations: { type: 'array', items: citation },
+    outcome: { enum: ['answered', 'unknown', 'handoff', 'failed'] },
+    replyTo: { type: 'string', description: 'The visitor message this AI message answers.' },
+    agent: objectOf({ name: { type: 'string' } }),
+  },
+  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent'],
+);
+
+const status = { enum: [...conversationStatuses] };
+
+export const conversationResponse = objectOf({
+  conversationId: uuid,
+  visitorToken: {
+    type: 'string',
+    description: 'Send it as x-visitor-token on every request about this conversation; shown once.',
+  },
+  status,
+  locale: { type: 'string' },
+  createdAt: timestamp,
+  messages: { type: 'array', items: chatMessage },
+});
+
+export const historyResponse = objectOf({
+  conversationId: uuid,
+  status,
+  messages: { type: 'array', items: chatMessage },
+});
+
+export const sendMessageRequest = objectOf(
+  {
+    text: { type: 'string', minLength: 1, maxLength: chatLimits.messageChars, pattern: '\\S' },
+    messageId: {
+      ...uuid,
+      description: 'Optional idempotency key: a message sent again with the same id is taken in once.',
+    },
+  },
+  ['messageId'],
+);
+
+export const handoffResponse = objectOf({ status });
+
+/** The server-sent events of the chat routes, documented as the stream's schema. */
+export const eventStreamSchema = {
+  type: 'string',
+  description: [
+    'A `text/event-stream`. Each event has an `event` name and JSON `data`; durable events also have an `id` (resume with `Last-Event-ID`).',
+    '`accepted` {messageId}: the message is taken in (POST only).',
+    '`token` {replyTo, delta}: a piece of the AI answer as it is written.',
+    '`reset` {replyTo}: drop the tokens received so far for this reply; it starts over.',
+    '`citations` {replyTo, citations}: the sources the answer cites.',
+    '`done` {replyTo, message, status}: the final reply (`message` is null when no AI reply follows, for example while an agent has the conversation); its text is authoritative.',
+    '`message` {message}: a message was added to the conversation (visitor, AI, agent or system).',
+    '`status` {status, agentName}: the conversation changed status.',
+    '`error` {error: {code, message}}: the stream ends early; `reply_delayed` means the answer will still arrive in the conversation.',
+    'Comment lines (`: keep-alive`) arrive every 15 s.',
+  ].join('\n'),
+} as const;

@@ -1,0 +1,184 @@
+/**
+ * A stack of its own for a benchmark or the evaluation: fresh Redis/Weaviate/Temporal data on the
+ * `bench` ports, our API and worker as child processes, a Redis prefix and task queue of the run's
+ * own, and the helpers every measurement needs (a tenant, an operator, content ingested).
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import pLimit from 'p-limit';
+import { createClient } from 'redis';
+import { createAdminClient, type AdminClient } from '#cli/admin-client.js';
+import { readOrCreateLocalSecrets } from '#platform/local-secrets.js';
+import { jobIdOf } from '#workflows/ids.js';
+import { startAppProcesses, type AppProcesses } from '../deploy/local/app-processes.js';
+import { httpOk, stopLeftovers, waitUntil } from '../deploy/local/processes.js';
+import { stackPlan, startStack, type Profile } from '../deploy/local/stack.js';
+
+export interface MeasuredStack {
+  profile: Profile;
+  plan: ReturnType<typeof stackPlan>;
+  /** The environment of our processes on this stack. */
+  env: NodeJS.ProcessEnv;
+  prefix: string;
+  apiUrl: string;
+  redis: ReturnType<typeof createClient>;
+  temporal: Client;
+  admin: AdminClient;
+  /** Stops these processes with the stack. */
+  track(...processes: Array<{ stop(): Promise<void> }>): void;
+  /** Starts `processes` API and worker processes and waits until they serve. */
+  startApps(processes?: number): Promise<AppProcesses>;
+  stop(): Promise<void>;
+}
+
+const apiPort = 27300;
+
+export async function startMeasuredStack(name: string, env: Record<string, string> = {}): Promise<MeasuredStack> {
+  const profile = (process.env.STACK_PROFILE ?? 'dev') as Profile;
+  const plan = stackPlan('bench', join('.data', `${name}-${profile}`), profile);
+  stopLeftovers(plan.paths.run);
+  for (const dir of ['weaviate', 'temporal', 'logs']) rmSync(join(plan.paths.data, dir), { recursive: true, force: true });
+  const secrets = readOrCreateLocalSecrets(plan.paths.data);
+  const stack = await startStack(plan);
+
+  const run = randomUUID().slice(0, 8);
+  const prefix = `${name}-${run}`;
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const processEnv = {
+    ...process.env,
+    ...stack.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    PORT: String(apiPort),
+    ADMIN_TOKEN: secrets.adminToken,
+    SECRETS_KEY: secrets.secretsKey,
+    REDIS_PREFIX: prefix,
+    TEMPORAL_TASK_QUEUE: prefix,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    CHAT_VISITOR_PER_MINUTE: '1000000',
+    CHAT_OPERATOR_PER_MINUTE: '1000000',
+    ...env,
+  };
+  const redis = createClient({ url: stack.env.REDIS_URL });
+  await redis.connect();
+  const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
+  const started: Array<{ stop(): Promise<void> }> = [];
+
+  return {
+    profile,
+    plan,
+    env: processEnv,
+    prefix,
+    apiUrl,
+    redis,
+    temporal: new Client({ connection }),
+    admin: createAdminClient({ baseUrl: apiUrl, adminToken: secrets.adminToken }),
+    track: (...processes) => void started.push(...processes),
+    async startApps(processes = 1) {
+      const apps = startAppProcesses({
+        env: processEnv,
+        paths: plan.paths,
+        apiProcesses: processes,
+        workerProcesses: processes,
+        cdn: false,
+      });
+      started.push(...apps.all);
+      await waitUntil('the API', () => httpOk(`${apiUrl}/ready`), { timeoutMs: 90_000, process: apps.api });
+      // Workers bundle their workflows at start: let them be polling before anything is measured.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      return apps;
+    },
+    async stop() {
+      await Promise.all(started.map((p) => p.stop()));
+      const keys: string[] = [];
+      for await (const key of redis.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) keys.push(key);
+      for (let i = 0; i < keys.length; i += 1000) await redis.del(keys.slice(i, i + 1000));
+      await redis.quit();
+      await connection.close();
+      await stack.stop();
+    },
+  };
+}
+
+/** A tenant with an API key of `scopes` and an operator on its default knowledge base. */
+export async function createMeasuredTenant(stack: MeasuredStack, scopes: string[]) {
+  const tenant = await stack.admin.request<{ id: string; defaultKnowledgeBaseId: string }>('POST', '/admin/tenants', {
+    name: 'Bench',
+  });
+  const key = await stack.admin.request<{ key: string }>('POST', `/admin/tenants/${tenant.id}/api-keys`, {
+    name: 'bench',
+    scopes,
+  });
+  const operator = await stack.admin.request<{ operatorKey: string }>('POST', `/admin/tenants/${tenant.id}/operators`, {
+    name: 'Northwind Outfitters',
+  });
+  return {
+    tenantId: tenant.id,
+    knowledgeBaseId: tenant.defaultKnowledgeBaseId,
+    headers: { 'content-type': 'application/json', 'x-api-key': key.key },
+    operatorKey: operator.operatorKey,
+  };
+}
+
+/**
+ * Ingests `items` through POST /ingest/bulk (100 per call, `inFlight` calls at once) and waits
+ * until every job is searchable, polling Redis once a second so the measuring does not load the machine.
+ */
+export async function ingestAll(
+  stack: MeasuredStack,
+  tenant: { tenantId: string; headers: Record<string, string> },
+  items: Array<{ integrationId: string; externalId: string }>,
+  inFlight = 4,
+): Promise<{ acceptedSeconds: number; failed: number }> {
+  const started = performance.now();
+  const post = pLimit(inFlight);
+  await Promise.all(
+    Array.from({ length: Math.ceil(items.length / 100) }, (_, b) =>
+      post(async () => {
+        const response = await fetch(`${stack.apiUrl}/ingest/bulk`, {
+          method: 'POST',
+          headers: tenant.headers,
+          body: JSON.stringify({ items: items.slice(b * 100, b * 100 + 100) }),
+        });
+        if (!response.ok) throw new Error(`bulk answered ${response.status}: ${await response.text()}`);
+      }),
+    ),
+  );
+  const acceptedSeconds = (performance.now() - started) / 1000;
+  const jobKeys = items.map((item) => `${stack.prefix}:job:${tenant.tenantId}:${jobIdOf(item)}`);
+  let pending = jobKeys;
+  await waitFor(async () => {
+    const statuses = await jobStatuses(stack, pending);
+    pending = pending.filter((_, i) => statuses[i] !== 'searchable' && statuses[i] !== 'failed');
+    return pending.length === 0;
+  }, 1_000);
+  return { acceptedSeconds, failed: (await jobStatuses(stack, jobKeys)).filter((status) => status === 'failed').length };
+}
+
+export async function jobStatuses(stack: MeasuredStack, jobKeys: string[]): Promise<Array<string | null>> {
+  const statuses: Array<string | null> = [];
+  for (let i = 0; i < jobKeys.length; i += 1000) {
+    const multi = stack.redis.multi();
+    for (const key of jobKeys.slice(i, i + 1000)) multi.hGet(key, 'status');
+    statuses.push(...((await multi.exec()) as unknown as Array<string | null>));
+  }
+  return statuses;
+}
+
+export async function waitFor(done: () => Promise<boolean>, intervalMs = 100, timeoutMs = 30 * 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('the measurement did not finish in time');
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+}
+
+export function round(value: number, digits = 1): number {
+  return Math.round(value * 10 ** digits) / 10 ** digits;
+}

@@ -1,0 +1,85 @@
+import { tagUnavailable } from '#platform/dependency-errors.js';
+import type { RedisClient } from '#platform/redis.js';
+import type { ConversationRef, ConversationStatus } from '#workflows/conversation/types.js';
+import { conversationKeys } from './redis-keys.js';
+
+export interface Contact {
+  userId?: string;
+  email?: string;
+  name?: string;
+}
+
+export interface ConversationRecord extends ConversationRef {
+  status: ConversationStatus;
+  /** SHA-256 of the visitor token (widget conversations); empty for other channels. */
+  visitorTokenHash: string;
+  contact: Contact;
+  agentName: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Each conversation's record in a Redis hash (the workflow decides; this is what the API reads), and
+ * a per-tenant index by creation time for the agent inbox.
+ */
+export function createConversationRecords(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
+  const keys = conversationKeys(prefix);
+
+  return tagUnavailable('redis', {
+    async create(
+      record: Omit<ConversationRecord, 'createdAt' | 'updatedAt' | 'status' | 'agentName'>,
+    ): Promise<ConversationRecord> {
+      const createdAt = now().toISOString();
+      const full: ConversationRecord = { ...record, status: 'ai', agentName: null, createdAt, updatedAt: createdAt };
+      await redis
+        .multi()
+        .hSet(keys.record(record.conversationId), toHash(full))
+        .zAdd(keys.ofTenant(record.tenantId), { score: Date.parse(createdAt), value: record.conversationId })
+        .exec();
+      return full;
+    },
+
+    async get(conversationId: string): Promise<ConversationRecord | undefined> {
+      const hash = await redis.hGetAll(keys.record(conversationId));
+      return hash.tenantId ? fromHash(conversationId, hash) : undefined;
+    },
+
+    async setStatus(conversationId: string, status: ConversationStatus, agentName: string | null): Promise<void> {
+      await redis.hSet(keys.record(conversationId), { status, agentName: agentName ?? '', updatedAt: now().toISOString() });
+    },
+
+    /** Removes a record whose workflow could not be started. */
+    async remove(record: Pick<ConversationRecord, 'conversationId' | 'tenantId'>): Promise<void> {
+      await redis
+        .multi()
+        .del(keys.record(record.conversationId))
+        .zRem(keys.ofTenant(record.tenantId), record.conversationId)
+        .exec();
+    },
+  });
+}
+
+export type ConversationRecords = ReturnType<typeof createConversationRecords>;
+
+function toHash(record: ConversationRecord): Record<string, string> {
+  const { conversationId: _id, contact, agentName, ...rest } = record;
+  return { ...rest, contact: JSON.stringify(contact), agentName: agentName ?? '' };
+}
+
+function fromHash(conversationId: string, hash: Record<string, string>): ConversationRecord {
+  return {
+    conversationId,
+    tenantId: hash.tenantId!,
+    operatorId: hash.operatorId ?? '',
+    knowledgeBaseId: hash.knowledgeBaseId ?? '',
+    channel: (hash.channel ?? 'widget') as ConversationRecord['channel'],
+    locale: hash.locale ?? 'en',
+    status: (hash.status ?? 'ai') as ConversationStatus,
+    visitorTokenHash: hash.visitorTokenHash ?? '',
+    contact: JSON.parse(hash.contact || '{}') as Contact,
+    agentName: hash.agentName || null,
+    createdAt: hash.createdAt ?? '',
+    updatedAt: hash.updatedAt ?? '',
+  };
+}

@@ -1,0 +1,34 @@
+import { tagUnavailable } from '#platform/dependency-errors.js';
+import type { RedisClient } from '#platform/redis.js';
+import type { ChatMessage } from './chat-message.js';
+import { conversationKeys } from './redis-keys.js';
+
+/**
+ * The durable transcript of a conversation: a Redis list of messages in the order they happened.
+ * Activities may run twice (a retry after a lost reply), so a message is appended by id and a
+ * repeated id is dropped when read: the first copy stands.
+ */
+export function createTranscript(redis: RedisClient, prefix: string) {
+  const keys = conversationKeys(prefix);
+
+  return tagUnavailable('redis', {
+    async append(conversationId: string, message: ChatMessage): Promise<void> {
+      await redis.rPush(keys.transcript(conversationId), JSON.stringify(message));
+    },
+
+    async read(conversationId: string): Promise<ChatMessage[]> {
+      const raw = await redis.lRange(keys.transcript(conversationId), 0, -1);
+      const seen = new Set<string>();
+      const messages: ChatMessage[] = [];
+      for (const json of raw) {
+        const message = JSON.parse(json) as ChatMessage;
+        if (seen.has(message.id)) continue;
+        seen.add(message.id);
+        messages.push(message);
+      }
+      return messages;
+    },
+  });
+}
+
+export type Transcript = ReturnType<typeof createTranscript>;

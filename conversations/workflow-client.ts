@@ -1,0 +1,99 @@
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { conversationWorkflowId } from '#workflows/ids.js';
+import {
+  agentReplyUpdate,
+  closeUpdate,
+  handBackUpdate,
+  requestHandoffSignal,
+  takeOverUpdate,
+  visitorMessageSignal,
+} from '#workflows/conversation/messages.js';
+import type {
+  Agent,
+  ClosedBy,
+  ConversationRef,
+  ConversationStatus,
+  ConversationTimers,
+  VisitorMessage,
+} from '#workflows/conversation/types.js';
+import { channelKey, conversationStatusKey, tenantIdKey } from '#workflows/search-attributes.js';
+import type { conversationWorkflow } from '#workflows/index.js';
+
+/** The conversation has ended: its workflow no longer takes messages. */
+export class ConversationClosedError extends Error {
+  constructor() {
+    super('The conversation is closed.');
+    this.name = 'ConversationClosedError';
+  }
+}
+
+/** The workflow refused an agent's action; the message says why (another agent has it, it is closed…). */
+export class ConversationActionRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConversationActionRefusedError';
+  }
+}
+
+/**
+ * Talks to conversation workflows: starts them, hands them customers' messages (signals, durable
+ * once this resolves, with or without a running worker) and agents' actions (updates, which answer
+ * whether the workflow accepted them).
+ */
+export function createConversationClient(client: Client, taskQueue: string) {
+  const handle = (ref: Pick<ConversationRef, 'tenantId' | 'conversationId'>) =>
+    client.workflow.getHandle<typeof conversationWorkflow>(conversationWorkflowId(ref.tenantId, ref.conversationId));
+
+  async function update<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw new ConversationClosedError();
+      if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure)
+        throw new ConversationActionRefusedError(error.cause.message);
+      throw error;
+    }
+  }
+
+  return {
+    async start(
+      conversation: ConversationRef,
+      timers: ConversationTimers,
+      options: { maxHistoryEvents?: number } = {},
+    ): Promise<void> {
+      await client.workflow.start<typeof conversationWorkflow>('conversationWorkflow', {
+        workflowId: conversationWorkflowId(conversation.tenantId, conversation.conversationId),
+        taskQueue,
+        args: [{ conversation, timers, ...options }],
+        typedSearchAttributes: [
+          { key: tenantIdKey, value: conversation.tenantId },
+          { key: channelKey, value: conversation.channel },
+          { key: conversationStatusKey, value: 'ai' },
+        ],
+      });
+    },
+
+    async sendVisitorMessage(ref: ConversationRef, message: VisitorMessage): Promise<void> {
+      await update(() => handle(ref).signal(visitorMessageSignal, message));
+    },
+
+    async requestHandoff(ref: ConversationRef): Promise<void> {
+      await update(() => handle(ref).signal(requestHandoffSignal, { by: 'visitor' }));
+    },
+
+    takeOver: (ref: ConversationRef, agent: Agent): Promise<ConversationStatus> =>
+      update(() => handle(ref).executeUpdate(takeOverUpdate, { args: [agent] })),
+
+    agentReply: (ref: ConversationRef, reply: { agentId: string; messageId: string; text: string }): Promise<void> =>
+      update(() => handle(ref).executeUpdate(agentReplyUpdate, { args: [reply] })),
+
+    handBack: (ref: ConversationRef, agentId: string): Promise<ConversationStatus> =>
+      update(() => handle(ref).executeUpdate(handBackUpdate, { args: [{ agentId }] })),
+
+    close: (ref: ConversationRef, by: ClosedBy): Promise<ConversationStatus> =>
+      update(() => handle(ref).executeUpdate(closeUpdate, { args: [{ by }] })),
+  };
+}
+
+export type ConversationClient = ReturnType<typeof createConversationClient>;

@@ -1,0 +1,103 @@
+import test from 'ava';
+import { bulkRequest, ingestLimits } from '#api/schemas/ingest.js';
+import { createAjv } from '#platform/json-schema.js';
+import { evalCorpus, evalDistractorIds } from './corpus.js';
+import { evalQuestions } from './questions.js';
+
+const itemIds = evalCorpus.map((item) => item.externalId);
+const answerable = evalQuestions.filter((question) => question.answeredBy.length > 0);
+const unanswerable = evalQuestions.filter((question) => question.answeredBy.length === 0);
+
+function duplicates(values: string[]): string[] {
+  return values.filter((value, index) => values.indexOf(value) !== index);
+}
+
+test('externalIds and urls are unique', (t) => {
+  t.deepEqual(duplicates(itemIds), []);
+  t.deepEqual(duplicates(evalCorpus.map((item) => item.data.url)), []);
+});
+
+test('question ids and question texts are unique', (t) => {
+  t.deepEqual(duplicates(evalQuestions.map((question) => question.id)), []);
+  t.deepEqual(duplicates(evalQuestions.map((question) => question.question.trim().toLowerCase())), []);
+});
+
+test('every answeredBy id exists in the corpus, once per question', (t) => {
+  const known = new Set(itemIds);
+  for (const question of evalQuestions) {
+    t.deepEqual(
+      question.answeredBy.filter((id) => !known.has(id)),
+      [],
+      question.id,
+    );
+    t.deepEqual(duplicates(question.answeredBy), [], question.id);
+  }
+});
+
+test('every item is answered by a question or deliberately listed as a distractor, never both', (t) => {
+  const answered = new Set(evalQuestions.flatMap((question) => question.answeredBy));
+  const distractors = new Set(evalDistractorIds);
+  t.deepEqual(
+    itemIds.filter((id) => !answered.has(id) && !distractors.has(id)),
+    [],
+  );
+  t.deepEqual(
+    evalDistractorIds.filter((id) => answered.has(id)),
+    [],
+  );
+  t.deepEqual(
+    evalDistractorIds.filter((id) => !itemIds.includes(id)),
+    [],
+  );
+});
+
+test('enough questions, and enough that nothing answers', (t) => {
+  t.true(evalQuestions.length >= 60, `${evalQuestions.length} questions`);
+  t.true(unanswerable.length >= 10, `${unanswerable.length} unanswerable`);
+  t.true(answerable.length >= 50, `${answerable.length} answerable`);
+  t.true(evalCorpus.length >= 40, `${evalCorpus.length} items`);
+});
+
+test('questions are non-empty and plausibly typed by a visitor', (t) => {
+  for (const question of evalQuestions) {
+    t.true(question.id.length > 0);
+    t.true(question.question.trim().length >= 5, question.id);
+    t.true(question.question.length <= 300, question.id);
+  }
+});
+
+test('every item is a valid bulk ingestion item within the limits', (t) => {
+  t.true(evalCorpus.length <= ingestLimits.itemsPerBulk);
+  const validate = createAjv({ coerceTypes: false }).compile(bulkRequest);
+  t.true(validate({ items: evalCorpus }), JSON.stringify(validate.errors?.slice(0, 5)));
+  for (const item of evalCorpus) {
+    t.true(item.data.title.trim().length > 0, item.externalId);
+    t.true(item.data.content.trim().length > 0, item.externalId);
+    t.true(item.data.content.length <= ingestLimits.contentChars, item.externalId);
+    t.true(item.data.url.startsWith('https://northwind.example/'), item.externalId);
+    t.is(item.integrationId, 'eval');
+    t.is(item.sourceOrigin, 'eval');
+  }
+});
+
+test('source types follow the spec: products, articles, services and pages', (t) => {
+  for (const item of evalCorpus) {
+    const expected = item.data.url.includes('/products/')
+      ? ['PRODUCT']
+      : item.data.url.includes('/services/')
+        ? ['SERVICE']
+        : item.externalId.startsWith('page-')
+          ? ['PAGE']
+          : ['ARTICLE'];
+    t.true(expected.includes(item.sourceType), `${item.externalId}: ${item.sourceType}`);
+  }
+});
+
+test('products have help-centre lengths (400 to 1,200 characters) and a price', (t) => {
+  for (const item of evalCorpus.filter((candidate) => candidate.sourceType === 'PRODUCT')) {
+    const length = item.data.content.length;
+    t.true(length >= 400 && length <= 1200, `${item.externalId}: ${length}`);
+    t.regex(item.data.content, /\$\d/, item.externalId);
+    t.is(typeof item.data.sourceData?.['price'], 'number', item.externalId);
+  }
+});

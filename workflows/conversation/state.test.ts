@@ -1,0 +1,135 @@
+import test from 'ava';
+import { Conversation } from './state.js';
+
+const timers = { agentWaitNoticeMs: 60_000, idleTimeoutMs: 600_000 };
+const agent = { agentId: 'a1', name: 'Ada' };
+const message = (messageId: string) => ({ messageId, text: `text of ${messageId}` });
+
+/** Carries out every queued effect, returning their kinds (and statuses) in order. */
+function drain(conversation: Conversation): string[] {
+  const done: string[] = [];
+  for (let effect = conversation.nextEffect(); effect; effect = conversation.nextEffect()) {
+    done.push(effect.kind === 'status' ? `status:${effect.status}:${effect.notice}` : effect.kind);
+    conversation.completeEffect();
+  }
+  return done;
+}
+
+test('a message is taken in once, however often it is delivered', (t) => {
+  const conversation = Conversation.start(0);
+  t.true(conversation.receive(message('m1'), 1));
+  t.false(conversation.receive(message('m1'), 2));
+  t.true(conversation.receive(message('m2'), 3));
+  t.deepEqual(drain(conversation), ['visitorMessage', 'visitorMessage']);
+});
+
+test('a handoff moves only an AI conversation to waiting_for_agent, with a notice', (t) => {
+  const conversation = Conversation.start(0);
+  t.true(conversation.requestHandoff('visitor', 5));
+  t.is(conversation.status, 'waiting_for_agent');
+  t.false(conversation.requestHandoff('visitor', 6));
+  t.deepEqual(drain(conversation), ['status:waiting_for_agent:handoffStarted']);
+});
+
+test('a handoff found while answering goes right after that message, without a second notice', (t) => {
+  const conversation = Conversation.start(0);
+  conversation.receive(message('m1'), 1);
+  conversation.receive(message('m2'), 2);
+  t.true(conversation.requestHandoff('visitor', 3, { first: true, announced: true }));
+  t.deepEqual(drain(conversation), ['visitorMessage', 'status:waiting_for_agent:null', 'visitorMessage']);
+});
+
+test('an agent takes over, replies, and hands back; another agent is refused meanwhile', (t) => {
+  const conversation = Conversation.start(0);
+  conversation.requestHandoff('visitor', 1);
+  t.is(conversation.refuseAgentReply('a1'), 'Take the conversation over before replying.');
+  t.is(conversation.refuseTakeOver(agent), null);
+  const takeOver = conversation.takeOver(agent, 2);
+  t.is(conversation.status, 'agent');
+  t.regex(conversation.refuseTakeOver({ agentId: 'a2', name: 'Bob' }) ?? '', /Ada has already taken/);
+  t.is(conversation.refuseTakeOver(agent), null, 'the same agent taking over again is fine');
+  t.is(conversation.refuseAgentReply('a2'), 'Take the conversation over before replying.');
+  t.is(conversation.refuseAgentReply('a1'), null);
+  const reply = conversation.agentReply({ agentId: 'a1', messageId: 'r1', text: 'Hello' }, 3);
+  t.regex(conversation.refuseHandBack('a2') ?? '', /Only the agent/);
+  const handBack = conversation.handBack(4);
+  t.is(conversation.status, 'ai');
+  t.is(conversation.refuseHandBack('a1'), 'The AI already has this conversation.');
+
+  t.false(conversation.isDone(takeOver));
+  t.deepEqual(drain(conversation), [
+    'status:waiting_for_agent:handoffStarted',
+    'status:agent:agentJoined',
+    'agentMessage',
+    'status:ai:handedBackToAi',
+  ]);
+  t.true(conversation.isDone(takeOver) && conversation.isDone(reply) && conversation.isDone(handBack));
+});
+
+test('an agent may take over straight from the AI', (t) => {
+  const conversation = Conversation.start(0);
+  t.is(conversation.refuseTakeOver(agent), null);
+  conversation.takeOver(agent, 1);
+  t.is(conversation.status, 'agent');
+});
+
+test('a closed conversation refuses everything and drops messages', (t) => {
+  const conversation = Conversation.start(0);
+  t.is(conversation.refuseClose(), null);
+  conversation.close('agent');
+  t.true(conversation.closed);
+  t.is(conversation.refuseClose(), 'The conversation is already closed.');
+  t.is(conversation.refuseTakeOver(agent), 'The conversation is closed.');
+  t.is(conversation.refuseHandBack('a1'), 'The conversation is closed.');
+  t.false(conversation.receive(message('late'), 5));
+  t.false(conversation.requestHandoff('visitor', 5));
+  t.is(conversation.nextDeadline(timers), null);
+  t.deepEqual(drain(conversation), ['status:closed:closedByAgent']);
+});
+
+test('the idle timer runs from the last message and closes the conversation', (t) => {
+  const conversation = Conversation.start(0);
+  conversation.receive(message('m1'), 1_000);
+  drain(conversation);
+  t.is(conversation.nextDeadline(timers), 601_000);
+  t.is(conversation.fireDueTimer(600_999, timers), null);
+  t.is(conversation.fireDueTimer(601_000, timers), 'idle');
+  t.true(conversation.closed);
+  t.deepEqual(drain(conversation), ['status:closed:closedIdle']);
+});
+
+test('a customer waiting for an agent is told once, then the idle timer still applies', (t) => {
+  const conversation = Conversation.start(0);
+  conversation.requestHandoff('visitor', 10_000);
+  drain(conversation);
+  t.is(conversation.nextDeadline(timers), 70_000);
+  t.is(conversation.fireDueTimer(70_000, timers), 'agentWaitNotice');
+  t.deepEqual(drain(conversation), ['status:waiting_for_agent:stillWaitingForAgent']);
+  t.is(conversation.nextDeadline(timers), 600_000, 'the notice is not repeated');
+  t.is(conversation.fireDueTimer(600_000, timers), 'idle');
+});
+
+test('an agent taking over stops the wait notice', (t) => {
+  const conversation = Conversation.start(0);
+  conversation.requestHandoff('visitor', 0);
+  conversation.takeOver(agent, 1_000);
+  drain(conversation);
+  t.is(conversation.nextDeadline(timers), 601_000);
+  t.is(conversation.fireDueTimer(70_000, timers), null);
+});
+
+test('timers wait while work is queued', (t) => {
+  const conversation = Conversation.start(0);
+  conversation.receive(message('m1'), 0);
+  t.is(conversation.fireDueTimer(10_000_000, timers), null);
+});
+
+test('a snapshot restores the same conversation', (t) => {
+  const conversation = Conversation.start(0);
+  conversation.receive(message('m1'), 1);
+  conversation.requestHandoff('visitor', 2);
+  const restored = new Conversation(conversation.snapshot());
+  t.is(restored.status, 'waiting_for_agent');
+  t.false(restored.receive(message('m1'), 3), 'seen ids survive');
+  t.deepEqual(drain(restored), ['visitorMessage', 'status:waiting_for_agent:handoffStarted']);
+});

@@ -1,0 +1,197 @@
+import type {
+  Agent,
+  ClosedBy,
+  ConversationEffect,
+  ConversationSnapshot,
+  QueuedEffect,
+  ConversationStatus,
+  ConversationTimers,
+  HandoffBy,
+  VisitorMessage,
+} from './types.js';
+
+/** How many recent message ids are remembered to drop redeliveries. */
+const seenLimit = 500;
+
+export type DueTimer = 'agentWaitNotice' | 'idle';
+
+/**
+ * The conversation's rules, free of Temporal: transitions, validation and timers. The workflow
+ * feeds it messages and the clock, and carries out the effects it queues, in order.
+ */
+export class Conversation {
+  private readonly state: ConversationSnapshot;
+
+  constructor(snapshot: ConversationSnapshot) {
+    this.state = copy(snapshot);
+  }
+
+  static start(now: number): Conversation {
+    return new Conversation({
+      status: 'ai',
+      agent: null,
+      lastActivityAt: now,
+      waitingSince: null,
+      waitNoticeSent: false,
+      seenMessageIds: [],
+      pending: [],
+      nextEffectId: 1,
+    });
+  }
+
+  get status(): ConversationStatus {
+    return this.state.status;
+  }
+
+  get closed(): boolean {
+    return this.state.status === 'closed';
+  }
+
+  snapshot(): ConversationSnapshot {
+    return copy(this.state);
+  }
+
+  /** Takes in a visitor's message; a message seen before, or one after closing, is dropped. */
+  receive(message: VisitorMessage, now: number): boolean {
+    if (this.closed || this.state.seenMessageIds.includes(message.messageId)) return false;
+    this.remember(message.messageId);
+    this.state.lastActivityAt = now;
+    this.enqueue({ kind: 'visitorMessage', message });
+    return true;
+  }
+
+  /**
+   * Moves an AI conversation to `waiting_for_agent`; anything else is left as it is. `announced`:
+   * the AI's reply already told the customer, so no notice follows.
+   */
+  requestHandoff(_by: HandoffBy, now: number, options: { first?: boolean; announced?: boolean } = {}): boolean {
+    if (this.state.status !== 'ai') return false;
+    this.state.status = 'waiting_for_agent';
+    this.state.waitingSince = now;
+    this.state.waitNoticeSent = false;
+    // A handoff found while answering a message goes right after it, before the messages that came later.
+    const notice = options.announced ? null : 'handoffStarted';
+    this.enqueue({ kind: 'status', status: 'waiting_for_agent', notice, agent: null }, options.first ? 1 : undefined);
+    return true;
+  }
+
+  /** Why `agent` may not take over now, or null when it may. */
+  refuseTakeOver(agent: Agent): string | null {
+    if (this.closed) return 'The conversation is closed.';
+    if (this.state.status === 'agent' && this.state.agent?.agentId !== agent.agentId)
+      return `${this.state.agent?.name ?? 'Another agent'} has already taken this conversation over.`;
+    return null;
+  }
+
+  takeOver(agent: Agent, now: number): number {
+    if (this.state.status === 'agent' && this.state.agent?.agentId === agent.agentId) return this.state.nextEffectId - 1;
+    this.state.status = 'agent';
+    this.state.agent = agent;
+    this.state.waitingSince = null;
+    this.state.lastActivityAt = now;
+    return this.enqueue({ kind: 'status', status: 'agent', notice: 'agentJoined', agent });
+  }
+
+  refuseAgentReply(agentId: string): string | null {
+    if (this.closed) return 'The conversation is closed.';
+    if (this.state.status !== 'agent' || this.state.agent?.agentId !== agentId)
+      return 'Take the conversation over before replying.';
+    return null;
+  }
+
+  agentReply(reply: { agentId: string; messageId: string; text: string }, now: number): number {
+    this.state.lastActivityAt = now;
+    return this.enqueue({ kind: 'agentMessage', agent: this.state.agent!, messageId: reply.messageId, text: reply.text });
+  }
+
+  refuseHandBack(agentId: string): string | null {
+    if (this.closed) return 'The conversation is closed.';
+    if (this.state.status === 'ai') return 'The AI already has this conversation.';
+    if (this.state.status === 'agent' && this.state.agent?.agentId !== agentId)
+      return 'Only the agent who took the conversation over can hand it back.';
+    return null;
+  }
+
+  handBack(now: number): number {
+    this.state.status = 'ai';
+    this.state.agent = null;
+    this.state.waitingSince = null;
+    this.state.lastActivityAt = now;
+    return this.enqueue({ kind: 'status', status: 'ai', notice: 'handedBackToAi', agent: null });
+  }
+
+  refuseClose(): string | null {
+    return this.closed ? 'The conversation is already closed.' : null;
+  }
+
+  close(by: ClosedBy): number {
+    this.state.status = 'closed';
+    this.state.waitingSince = null;
+    return this.enqueue({
+      kind: 'status',
+      status: 'closed',
+      notice: by === 'idle' ? 'closedIdle' : 'closedByAgent',
+      agent: null,
+    });
+  }
+
+  /** The next effect to carry out, left queued until `completeEffect`. */
+  nextEffect(): QueuedEffect | undefined {
+    return this.state.pending[0];
+  }
+
+  completeEffect(): void {
+    this.state.pending.shift();
+  }
+
+  /** True once the effect with this id (as a transition returned it) has been carried out. */
+  isDone(effectId: number): boolean {
+    return !this.state.pending.some((effect) => effect.id === effectId);
+  }
+
+  /** The earliest moment a timer is due, in epoch ms, or null when none runs. */
+  nextDeadline(timers: ConversationTimers): number | null {
+    if (this.closed) return null;
+    const deadlines = [this.state.lastActivityAt + timers.idleTimeoutMs];
+    if (this.state.status === 'waiting_for_agent' && !this.state.waitNoticeSent && this.state.waitingSince !== null)
+      deadlines.push(this.state.waitingSince + timers.agentWaitNoticeMs);
+    return Math.min(...deadlines);
+  }
+
+  /**
+   * Fires the timer that is due at `now`, if any: the wait notice (once per handoff) or the idle
+   * close. A conversation waiting for or talking with an agent is not closed while work is queued.
+   */
+  fireDueTimer(now: number, timers: ConversationTimers): DueTimer | null {
+    if (this.closed || this.state.pending.length > 0) return null;
+    const waiting = this.state.status === 'waiting_for_agent' && this.state.waitingSince !== null;
+    if (waiting && !this.state.waitNoticeSent && now >= this.state.waitingSince! + timers.agentWaitNoticeMs) {
+      this.state.waitNoticeSent = true;
+      this.enqueue({ kind: 'status', status: 'waiting_for_agent', notice: 'stillWaitingForAgent', agent: null });
+      return 'agentWaitNotice';
+    }
+    if (now >= this.state.lastActivityAt + timers.idleTimeoutMs) {
+      this.close('idle');
+      return 'idle';
+    }
+    return null;
+  }
+
+  /** Queues an effect (at `position`, else last) and returns its id. */
+  private enqueue(effect: ConversationEffect, position?: number): number {
+    const id = this.state.nextEffectId++;
+    this.state.pending.splice(position ?? this.state.pending.length, 0, { ...effect, id });
+    return id;
+  }
+
+  private remember(messageId: string): void {
+    this.state.seenMessageIds.push(messageId);
+    if (this.state.seenMessageIds.length > seenLimit)
+      this.state.seenMessageIds.splice(0, this.state.seenMessageIds.length - seenLimit);
+  }
+}
+
+/** A deep copy of plain data (the workflow sandbox has no structuredClone). */
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

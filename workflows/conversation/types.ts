@@ -1,0 +1,82 @@
+/** The conversation's wire types: workflow input, messages and the snapshot carried across runs. */
+
+export const conversationStatuses = ['ai', 'waiting_for_agent', 'agent', 'closed'] as const;
+/** `ai` answers; `waiting_for_agent` after a handoff, until an agent takes over; `agent` while one does. */
+export type ConversationStatus = (typeof conversationStatuses)[number];
+
+export const channels = ['widget', 'messaging'] as const;
+export type Channel = (typeof channels)[number];
+
+/** Who a conversation belongs to and how it speaks; fixed for its whole life. */
+export interface ConversationRef {
+  conversationId: string;
+  tenantId: string;
+  operatorId: string;
+  knowledgeBaseId: string;
+  channel: Channel;
+  locale: string;
+}
+
+export interface ConversationTimers {
+  /** After this long in `waiting_for_agent`, the customer is told an agent will come as soon as possible. */
+  agentWaitNoticeMs: number;
+  /** A conversation with no message for this long is closed. */
+  idleTimeoutMs: number;
+}
+
+export interface ConversationInput {
+  conversation: ConversationRef;
+  timers: ConversationTimers;
+  /** Continue as new past this many history events (default 2,000), or sooner if Temporal suggests it. */
+  maxHistoryEvents?: number;
+  /** Present when the workflow continued as new: where the previous run left off. */
+  snapshot?: ConversationSnapshot;
+}
+
+export interface VisitorMessage {
+  messageId: string;
+  text: string;
+}
+
+export interface Agent {
+  agentId: string;
+  name: string;
+}
+
+export type HandoffBy = 'visitor' | 'ai' | 'agent';
+export type ClosedBy = 'agent' | 'visitor' | 'idle';
+
+/** Everything the workflow keeps between events; small and serialisable. */
+export interface ConversationSnapshot {
+  status: ConversationStatus;
+  agent: Agent | null;
+  /** Epoch ms of the last message either way: the idle timer runs from here. */
+  lastActivityAt: number;
+  /** Epoch ms when the conversation started waiting for an agent, or null. */
+  waitingSince: number | null;
+  waitNoticeSent: boolean;
+  /** Message ids already taken in (bounded), so a redelivered message does nothing the second time. */
+  seenMessageIds: string[];
+  /** Work taken in but not yet carried out, in order. */
+  pending: QueuedEffect[];
+  /** The id the next queued effect gets; an update waits until its own effect has left the queue. */
+  nextEffectId: number;
+}
+
+/** A notice the operator posts into the conversation when its status changes. */
+export type StatusNotice =
+  'handoffStarted' | 'stillWaitingForAgent' | 'agentJoined' | 'handedBackToAi' | 'closedIdle' | 'closedByAgent';
+
+/** A side effect the workflow carries out through an activity, one at a time, in order. */
+export type ConversationEffect =
+  | { kind: 'visitorMessage'; message: VisitorMessage }
+  | { kind: 'status'; status: ConversationStatus; notice: StatusNotice | null; agent: Agent | null }
+  | { kind: 'agentMessage'; agent: Agent; messageId: string; text: string };
+
+export type QueuedEffect = ConversationEffect & { id: number };
+
+/** What became of a visitor's message, as the reply activity reports it. */
+export interface VisitorMessageResult {
+  /** The visitor asked for a person: the conversation moves to `waiting_for_agent`. */
+  handoffRequested: boolean;
+}

@@ -1,0 +1,156 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '#activities/index.js';
+import { conversationStatusKey } from '../search-attributes.js';
+import {
+  agentReplyUpdate,
+  closeUpdate,
+  conversationStateQuery,
+  handBackUpdate,
+  requestHandoffSignal,
+  takeOverUpdate,
+  visitorMessageSignal,
+} from './messages.js';
+import { Conversation } from './state.js';
+import type { ConversationInput, ConversationRef, QueuedEffect } from './types.js';
+
+// Answering a question may stream from a model for a while: it heartbeats, and gives up after a few
+// tries so the customer hears back instead of waiting on an outage.
+const { answerVisitorMessage } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+// Transcript and status writes are small and must happen: retried until Redis is back.
+const { recordVisitorMessage, recordConversationStatus, recordAgentMessage } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '1 day',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/** Continue as new well before Temporal's own limits, even if it has not suggested it yet. */
+const defaultMaxHistoryEvents = 2_000;
+
+/**
+ * One conversation, from its first message to closing, shared by the widget and the messaging
+ * channel. Messages and agent actions arrive as signals and updates; the rules live in
+ * `Conversation`; side effects (answers, transcript, status) run as activities one at a time, in
+ * the order they were taken in. The transcript lives in Redis, so the history stays small; the
+ * workflow continues as new before it grows large.
+ */
+export async function conversationWorkflow(input: ConversationInput): Promise<void> {
+  const { conversation: ref, timers } = input;
+  const conversation = input.snapshot ? new Conversation(input.snapshot) : Conversation.start(Date.now());
+
+  setHandler(visitorMessageSignal, (message) => void conversation.receive(message, Date.now()));
+  setHandler(requestHandoffSignal, ({ by }) => void conversation.requestHandoff(by, Date.now()));
+  setHandler(
+    takeOverUpdate,
+    async (agent) => {
+      await effectDone(conversation, conversation.takeOver(agent, Date.now()));
+      return conversation.status;
+    },
+    { validator: (agent) => refuse(conversation.refuseTakeOver(agent)) },
+  );
+  setHandler(agentReplyUpdate, async (reply) => effectDone(conversation, conversation.agentReply(reply, Date.now())), {
+    validator: (reply) => refuse(conversation.refuseAgentReply(reply.agentId)),
+  });
+  setHandler(
+    handBackUpdate,
+    async () => {
+      await effectDone(conversation, conversation.handBack(Date.now()));
+      return conversation.status;
+    },
+    { validator: ({ agentId }) => refuse(conversation.refuseHandBack(agentId)) },
+  );
+  setHandler(
+    closeUpdate,
+    async ({ by }) => {
+      await effectDone(conversation, conversation.close(by));
+      return conversation.status;
+    },
+    { validator: (_input) => refuse(conversation.refuseClose()) },
+  );
+  setHandler(conversationStateQuery, () => conversation.snapshot());
+
+  for (;;) {
+    const effect = conversation.nextEffect();
+    if (effect) {
+      await carryOut(ref, conversation, effect);
+      conversation.completeEffect();
+      continue;
+    }
+    if (conversation.closed) break;
+
+    const info = workflowInfo();
+    if (info.continueAsNewSuggested || info.historyLength > (input.maxHistoryEvents ?? defaultMaxHistoryEvents)) {
+      // Updates wait for their effects, and nothing is pending now: they all finish at once.
+      await condition(allHandlersFinished);
+      if (!conversation.nextEffect())
+        await continueAsNew<typeof conversationWorkflow>({ ...input, snapshot: conversation.snapshot() });
+      continue;
+    }
+
+    const deadline = conversation.nextDeadline(timers)!;
+    const woken = await condition(() => conversation.nextEffect() !== undefined, Math.max(1, deadline - Date.now()));
+    if (!woken) conversation.fireDueTimer(Date.now(), timers);
+  }
+  await condition(allHandlersFinished);
+}
+
+async function carryOut(ref: ConversationRef, conversation: Conversation, effect: QueuedEffect): Promise<void> {
+  switch (effect.kind) {
+    case 'visitorMessage': {
+      if (conversation.status !== 'ai') {
+        await recordVisitorMessage({ conversation: ref, message: effect.message, status: conversation.status, notice: null });
+        return;
+      }
+      try {
+        const result = await answerVisitorMessage({ conversation: ref, message: effect.message });
+        if (result.handoffRequested) conversation.requestHandoff('visitor', Date.now(), { first: true, announced: true });
+      } catch (error) {
+        if (!(error instanceof ActivityFailure)) throw error;
+        // The answer failed for good (an outage outlasted the retries): say so instead of going quiet.
+        await recordVisitorMessage({
+          conversation: ref,
+          message: effect.message,
+          status: conversation.status,
+          notice: 'answerFailed',
+        });
+      }
+      return;
+    }
+    case 'status':
+      await recordConversationStatus({
+        conversation: ref,
+        status: effect.status,
+        notice: effect.notice,
+        agent: effect.agent,
+        effectId: effect.id,
+      });
+      upsertSearchAttributes([{ key: conversationStatusKey, value: effect.status }]);
+      return;
+    case 'agentMessage':
+      await recordAgentMessage({ conversation: ref, agent: effect.agent, messageId: effect.messageId, text: effect.text });
+      return;
+  }
+}
+
+function effectDone(conversation: Conversation, effectId: number): Promise<void> {
+  return condition(() => conversation.isDone(effectId));
+}
+
+/** An update validator's answer: throwing refuses the update with this reason. */
+function refuse(reason: string | null): void {
+  if (reason) throw ApplicationFailure.create({ type: 'update_refused', message: reason, nonRetryable: true });
+}
