@@ -11,6 +11,10 @@ import type { ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import type { ConversationTimers } from '#workflows/conversation/types.js';
+import type { ArticleFeed } from '#articles/ai-feed.js';
+import type { ArticleSearch } from '#articles/article-search.js';
+import type { QuestionSearch } from '#articles/question-search.js';
+import type { ArticleStore } from '#articles/store.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -18,6 +22,8 @@ import { rateLimitBy, rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
 import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
+import { createAdminArticlesRouter } from './routes/admin-articles.js';
+import { createArticlesRouter } from './routes/articles.js';
 import { createAdminOperatorsRouter } from './routes/admin-operators.js';
 import { createAdminTenantsRouter } from './routes/admin-tenants.js';
 import { createAdminUsersRouter } from './routes/admin-users.js';
@@ -36,6 +42,12 @@ export interface AppDeps {
   jobs: JobStore;
   search: KnowledgeSearch;
   checks: DependencyChecks;
+  articles: {
+    store: ArticleStore;
+    feed: ArticleFeed;
+    articleSearch: ArticleSearch;
+    questionSearch: QuestionSearch;
+  };
   chat: {
     records: ConversationRecords;
     transcript: Transcript;
@@ -61,7 +73,18 @@ export interface AppDeps {
 }
 
 /** The REST API. The order of the middleware below is the order every request goes through. */
-export function createApp({ logger, redis, tenancy, temporal, jobs, search, checks, chat, settings }: AppDeps): Koa<ApiState> {
+export function createApp({
+  logger,
+  redis,
+  tenancy,
+  temporal,
+  jobs,
+  search,
+  checks,
+  articles,
+  chat,
+  settings,
+}: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: settings.trustProxy });
   app.on('error', (error: Error & { code?: string }, ctx?: Koa.Context) => {
     // A visitor closing an event stream is how those streams end, not an error.
@@ -77,6 +100,8 @@ export function createApp({ logger, redis, tenancy, temporal, jobs, search, chec
     createAdminApiKeysRouter(admin),
     createAdminOperatorsRouter(admin),
     createAdminUsersRouter(admin),
+    createAdminArticlesRouter({ ...admin, articles: articles.store, feed: articles.feed }),
+    createArticlesRouter({ tenancy, rateLimit, articles: articles.store, ...articles }),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
     createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQueueBase: settings.taskQueueBase }),
     createChatRouter({

@@ -16,7 +16,12 @@ import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createSourceStore } from '#knowledge/sources.js';
+import { createArticleFeed, removeFromKnowledge } from '#articles/ai-feed.js';
+import { createArticleSearch } from '#articles/article-search.js';
+import { createQuestionSearch } from '#articles/question-search.js';
+import { createArticleStore } from '#articles/store.js';
 import { createApp } from './app.js';
+import { createItemAcceptor } from './ingestion/accept-items.js';
 import type { ApiState } from './state.js';
 
 export interface WiredApi {
@@ -39,20 +44,37 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   const weaviate = await createWeaviateClient(config.weaviate);
   const temporal = createTemporalClient(config.temporal);
   const embedder = createEmbedder(config.embeddings);
+  const chunkIndex = createChunkIndex(weaviate, embedder.space);
+  const jobs = createJobStore(redis, config.redis.prefix);
+  const articleStore = createArticleStore(redis, config.redis.prefix);
+  const articleUrl = (article: { knowledgeBaseId: string; slug: string }) =>
+    config.helpCenterArticleUrl
+      .replace('{knowledgeBaseId}', article.knowledgeBaseId)
+      .replace('{slug}', encodeURIComponent(article.slug));
 
   const app = createApp({
     logger,
     redis,
     tenancy: createTenancy(redis, config.redis.prefix),
     temporal: temporal.client,
-    jobs: createJobStore(redis, config.redis.prefix),
+    jobs,
     search: createKnowledgeSearch({
-      chunkIndex: createChunkIndex(weaviate, embedder.space),
+      chunkIndex,
       embedder,
       sources: createSourceStore(redis, config.redis.prefix),
       minSimilarity: config.searchMinSimilarity,
     }),
     checks: dependencyChecks({ redis, weaviate, temporal: temporal.client }),
+    articles: {
+      store: articleStore,
+      feed: createArticleFeed({
+        accept: createItemAcceptor({ temporal: temporal.client, jobs, taskQueueBase: config.temporal.taskQueue }).acceptOne,
+        remove: removeFromKnowledge(temporal.client, config.temporal.taskQueue),
+        articleUrl,
+      }),
+      articleSearch: createArticleSearch(chunkIndex),
+      questionSearch: createQuestionSearch(articleStore),
+    },
     chat: {
       records: createConversationRecords(redis, config.redis.prefix),
       transcript: createTranscript(redis, config.redis.prefix),

@@ -141,6 +141,33 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
         ...(options.includeVector ? { vector: object.vectors.default as number[] } : {}),
       }));
     },
+
+    /**
+     * Keyword (BM25) search over title and text of one integration's chunks, best first: the
+     * help centre's article search. Only ids and scores come back.
+     */
+    async keywordSearch(
+      knowledgeBaseId: string,
+      query: string,
+      options: { integrationId: string; limit: number },
+    ): Promise<Array<{ sourceKey: string; externalId: string; generation: string; score: number }>> {
+      const chunksOfKb = await tenant(knowledgeBaseId);
+      const result = await chunksOfKb.query
+        .bm25(query, {
+          limit: options.limit,
+          queryProperties: [{ name: 'title', weight: 2 }, 'text'],
+          filters: chunksOfKb.filter.byProperty('integrationId').equal(options.integrationId),
+          returnProperties: ['sourceKey', 'externalId', 'generation'],
+          returnMetadata: ['score'],
+        })
+        .catch(unlessNoTenant({ objects: [] }));
+      return result.objects.map((object) => ({
+        sourceKey: object.properties.sourceKey,
+        externalId: object.properties.externalId,
+        generation: object.properties.generation,
+        score: object.metadata?.score ?? 0,
+      }));
+    },
   });
 }
 

@@ -57,6 +57,12 @@ export const variables = {
       'true behind a load balancer that sets X-Forwarded-For: the visitor address (per-visitor rate limits before a conversation exists) is read from it',
     usedBy: ['api'],
   },
+  HELP_CENTER_ARTICLE_URL: {
+    schema: { type: 'string', pattern: '^https?://.*\\{slug\\}' },
+    description:
+      'address of an article in the help centre, cited by the AI: {knowledgeBaseId} and {slug} are filled in; defaults to PUBLIC_BASE_URL/help/{knowledgeBaseId}/{slug}',
+    usedBy: ['api'],
+  },
   TEMPORAL_ADDRESS: {
     schema: { type: 'string', pattern: '^[^:/\\s]+:\\d+$' },
     default: '127.0.0.1:7233',

@@ -11,6 +11,8 @@ export interface Config {
   publicBaseUrl: string;
   /** Read client addresses from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Template of a help-centre article's address, with {knowledgeBaseId} and {slug}. */
+  helpCenterArticleUrl: string;
   temporal: { address: string; namespace: string; taskQueue: string };
   weaviate: { url: string; grpcPort: number; apiKey?: string };
   redis: { url: string; prefix: string };
@@ -126,6 +128,10 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     cdnPort: Number(values.CDN_PORT),
     publicBaseUrl: String(values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     trustProxy: values.TRUST_PROXY === 'true',
+    helpCenterArticleUrl: String(
+      values.HELP_CENTER_ARTICLE_URL ??
+        `${String(values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, '')}/help/{knowledgeBaseId}/{slug}`,
+    ),
     temporal: {
       address: String(values.TEMPORAL_ADDRESS),
       namespace: String(values.TEMPORAL_NAMESPACE),

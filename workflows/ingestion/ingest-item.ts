@@ -89,6 +89,7 @@ function keepSearchAttributesCurrent(operation: IngestOperation): void {
 }
 
 async function replyToCleanup(identity: ItemIdentity, operation: DeleteOperation, deleted: boolean): Promise<void> {
+  if (!operation.replyTo) return;
   try {
     await getExternalWorkflowHandle(operation.replyTo).signal(sourceDeletedSignal, {
       sourceKey: sourceKeyOf(identity),

@@ -30,12 +30,15 @@ export interface IngestOperation {
   options: ItemOptions;
 }
 
-/** A cleanup found the item orphaned; it expects a `sourceDeletedSignal` on `replyTo`. */
+/**
+ * The item is to go: a cleanup found it orphaned (and expects a `sourceDeletedSignal` on `replyTo`),
+ * or its owner removed it (a help-centre article unpublished), with no one to answer.
+ */
 export interface DeleteOperation {
   kind: 'delete';
   knowledgeBaseId: string;
   sourceOrigin: string;
-  replyTo: string;
+  replyTo?: string;
 }
 
 export type ItemOperation = IngestOperation | DeleteOperation;

@@ -1,0 +1,323 @@
+import type { Middleware } from 'koa';
+import type { ArticleSearch } from '#articles/article-search.js';
+import type { QuestionSearch } from '#articles/question-search.js';
+import type { ArticleStore } from '#articles/store.js';
+import { isOnChannel, isPublic, type Article } from '#articles/types.js';
+import type { Tenancy } from '#tenancy/index.js';
+import { invalidPayload, notFound } from '../errors.js';
+import { createRenderedCache } from '../rendered-cache.js';
+import { requireApiKey } from '../middleware/api-key-auth.js';
+import { DocumentedRouter } from '../openapi/documented-router.js';
+import { ownedKnowledgeBase } from '../ownership.js';
+import { categoryTree, presentPublishedArticles } from '../article-presenters.js';
+import {
+  articleListQuery,
+  articleListResponse,
+  categoryTreeResponse,
+  feedbackRequest,
+  feedbackResponse,
+  popularQuestionsQuery,
+  popularQuestionsResponse,
+  publishedArticle,
+  questionSearchQuery,
+  questionSearchResponse,
+} from '../schemas/articles.js';
+import type { AuthenticatedState } from '../state.js';
+
+export interface ArticlesRouterDeps {
+  tenancy: Tenancy;
+  rateLimit: Middleware<AuthenticatedState>;
+  articles: ArticleStore;
+  articleSearch: ArticleSearch;
+  questionSearch: QuestionSearch;
+}
+
+type ListQuery = {
+  channel?: string;
+  categorySlug?: string;
+  categoryId?: string;
+  featured?: boolean;
+  search?: string;
+  page: number;
+  pageSize: number;
+};
+
+const base = '/public/knowledge-bases/{kbId}/articles';
+
+/**
+ * List pages kept per process. A page's key holds the knowledge base's list version, which every
+ * change a page can show moves, so a cached page is never stale; search pages also expire after a
+ * few seconds, as an article becomes searchable a moment after it is published.
+ */
+const pageCache = { max: 5_000, ttlMs: 5 * 60_000, searchTtlMs: 5_000 };
+
+/**
+ * The read-only articles API of help centres and portals: only articles that are both published
+ * and public exist here; anything else answers 404 like an id that never existed.
+ */
+export function createArticlesRouter({ tenancy, rateLimit, articles, articleSearch, questionSearch }: ArticlesRouterDeps) {
+  const router = new DocumentedRouter<AuthenticatedState>({
+    tags: ['Articles'],
+    security: 'apiKey',
+    scope: 'articles:read',
+    errors: [401, 403, 404, 429, 503],
+  });
+  router.use(requireApiKey(tenancy, 'articles:read'), rateLimit);
+  const pages = createRenderedCache(pageCache);
+
+  const knowledgeBaseOf = async (ctx: { state: AuthenticatedState; params: Record<string, string> }) =>
+    (await ownedKnowledgeBase(tenancy, ctx.state.apiKey.tenantId, ctx.params.kbId!)).id;
+
+  /** The category a `categorySlug` or `categoryId` names; an unknown one matches no article. */
+  async function categoryFilter(knowledgeBaseId: string, query: { categorySlug?: string; categoryId?: string }) {
+    if (query.categorySlug && query.categoryId)
+      throw invalidPayload('Give categorySlug or categoryId, not both.', [
+        { path: 'categoryId', message: 'conflicts with categorySlug' },
+      ]);
+    if (query.categorySlug) return (await articles.findCategoryBySlug(knowledgeBaseId, query.categorySlug))?.id ?? null;
+    if (query.categoryId) {
+      const category = await articles.getCategory(query.categoryId);
+      return category?.knowledgeBaseId === knowledgeBaseId ? category.id : null;
+    }
+    return undefined;
+  }
+
+  async function publicArticle(knowledgeBaseId: string, article: Article | undefined, what: string): Promise<Article> {
+    if (!article || article.knowledgeBaseId !== knowledgeBaseId || !isPublic(article))
+      throw notFound(`No published article ${what}.`);
+    return article;
+  }
+
+  async function present(knowledgeBaseId: string, list: Article[]) {
+    const [categories, helpfulness] = await Promise.all([
+      list.some((article) => article.categoryId) ? articles.listCategories(knowledgeBaseId) : [],
+      articles.helpfulnessOf(list.map((article) => article.id)),
+    ]);
+    return presentPublishedArticles(list, { categories, helpfulness });
+  }
+
+  router.get(
+    base,
+    {
+      summary: 'List published articles',
+      description:
+        'Newest published first, or by relevance with `search`. `total` counts every match; a page beyond the last is empty. An unknown category matches nothing.',
+      query: articleListQuery,
+      responses: { 200: { description: 'One page', schema: articleListResponse } },
+    },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      const query = ctx.state.query as ListQuery;
+      const version = await articles.listVersion(knowledgeBaseId);
+      ctx.type = 'application/json';
+      ctx.body = await pages.get(
+        `${knowledgeBaseId}|${version}|${JSON.stringify(query)}`,
+        () => listPage(knowledgeBaseId, query),
+        query.search ? pageCache.searchTtlMs : undefined,
+      );
+    },
+  );
+
+  async function listPage(knowledgeBaseId: string, query: ListQuery) {
+    const categoryId = await categoryFilter(knowledgeBaseId, query);
+    const filter = {
+      ...(query.channel && query.channel !== 'ALL' ? { channel: query.channel } : {}),
+      ...(categoryId ? { categoryId } : {}),
+      ...(query.featured !== undefined ? { featured: query.featured } : {}),
+    };
+    const offset = (query.page - 1) * query.pageSize;
+    let page: { ids: string[]; total: number };
+    if (categoryId === null) page = { ids: [], total: 0 };
+    else if (query.search) {
+      const ranked = await articleSearch.rank(knowledgeBaseId, query.search);
+      const keep = await articles.matchesFilter(knowledgeBaseId, ranked, filter);
+      const matches = ranked.filter((_, i) => keep[i]);
+      page = { ids: matches.slice(offset, offset + query.pageSize), total: matches.length };
+    } else page = await articles.listPublic(knowledgeBaseId, filter, { offset, limit: query.pageSize });
+
+    const list = (await articles.getArticles(page.ids)).filter((article): article is Article => article !== undefined);
+    return {
+      articles: await present(knowledgeBaseId, list),
+      total: page.total,
+      page: query.page,
+      pageSize: query.pageSize,
+      totalPages: Math.ceil(page.total / query.pageSize),
+    };
+  }
+
+  router.get(
+    `${base}/categories`,
+    {
+      summary: 'The category tree',
+      description: '`articleCount` counts the published public articles of a category and of all its subcategories.',
+      responses: { 200: { description: 'Top-level categories with their children', schema: categoryTreeResponse } },
+    },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      ctx.body = categoryTree(
+        await articles.listCategories(knowledgeBaseId),
+        await articles.countPublicByCategory(knowledgeBaseId),
+      );
+    },
+  );
+
+  router.get(
+    `${base}/questions/search`,
+    {
+      summary: 'Search entry-point questions',
+      description: 'Keyword matching over questions, snippets and tags that forgives typos and unfinished words; best first.',
+      query: questionSearchQuery,
+      responses: { 200: { description: 'Matching questions', schema: questionSearchResponse } },
+    },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      const query = ctx.state.query as { q: string; limit: number; channel?: string; categorySlug?: string };
+      const categoryId = await categoryFilter(knowledgeBaseId, query);
+      if (categoryId === null) return void (ctx.body = { questions: [] });
+      const found = await questionSearch.search(knowledgeBaseId, query.q, {
+        limit: query.limit,
+        ...(query.channel ? { channel: query.channel } : {}),
+        ...(categoryId ? { categoryId } : {}),
+      });
+      ctx.body = { questions: await questionsOf(knowledgeBaseId, found, (hit) => ({ score: hit.score })) };
+    },
+  );
+
+  router.get(
+    `${base}/questions/popular`,
+    {
+      summary: 'Popular entry-point questions',
+      description: 'Ranked by how often each question was matched (recorded with `matched`).',
+      query: popularQuestionsQuery,
+      responses: { 200: { description: 'Most matched first', schema: popularQuestionsResponse } },
+    },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      const query = ctx.state.query as { limit: number; channel?: string; categorySlug?: string };
+      const categoryId = await categoryFilter(knowledgeBaseId, query);
+      if (categoryId === null) return void (ctx.body = { questions: [] });
+      const popular = await articles.popularEntryPoints(knowledgeBaseId, 1_000);
+      const questions = await questionsOf(knowledgeBaseId, popular, (hit) => ({ matchedCount: hit.matched }), {
+        ...(query.channel ? { channel: query.channel } : {}),
+        ...(categoryId ? { categoryId } : {}),
+      });
+      ctx.body = { questions: questions.slice(0, query.limit) };
+    },
+  );
+
+  /** Entry points with their article, in the given order, dropping those whose article is not shown. */
+  async function questionsOf<T extends { entryPointId: string }>(
+    knowledgeBaseId: string,
+    hits: T[],
+    extra: (hit: T) => Record<string, unknown>,
+    filter: { channel?: string; categoryId?: string } = {},
+  ) {
+    const found = await Promise.all(hits.map((hit) => articles.findEntryPoint(hit.entryPointId)));
+    const articleList = await articles.getArticles([...new Set(found.flatMap((entry) => (entry ? [entry.articleId] : [])))]);
+    const articleOf = new Map(articleList.flatMap((article) => (article ? [[article.id, article] as const] : [])));
+    return hits.flatMap((hit, i) => {
+      const entry = found[i];
+      const article = entry && articleOf.get(entry.articleId);
+      if (!entry || !article || article.knowledgeBaseId !== knowledgeBaseId || !isPublic(article)) return [];
+      if (!isOnChannel(article, filter.channel) || (filter.categoryId && article.categoryId !== filter.categoryId)) return [];
+      const { id, question, snippet, isPrimary, tags } = entry.entryPoint;
+      return [
+        {
+          id,
+          question,
+          snippet,
+          isPrimary,
+          tags,
+          ...extra(hit),
+          article: { id: article.id, slug: article.slug, title: article.title },
+        },
+      ];
+    });
+  }
+
+  async function entryPointOr404(knowledgeBaseId: string, entryPointId: string) {
+    const entry = await articles.findEntryPoint(entryPointId);
+    const article = entry && entry.knowledgeBaseId === knowledgeBaseId ? await articles.getArticle(entry.articleId) : undefined;
+    if (!entry || !article || !isPublic(article)) throw notFound(`No entry point ${entryPointId}.`);
+    return { entry, article };
+  }
+
+  router.post(
+    `${base}/questions/{entryPointId}/matched`,
+    { summary: 'Record that a question appeared in search results', responses: { 204: { description: 'Recorded' } } },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      await entryPointOr404(knowledgeBaseId, ctx.params.entryPointId!);
+      await articles.recordMatched(knowledgeBaseId, ctx.params.entryPointId!);
+      ctx.status = 204;
+    },
+  );
+
+  router.post(
+    `${base}/questions/{entryPointId}/clicked`,
+    {
+      summary: 'Record a click-through on a question',
+      description: "Also counts a view of the question's article.",
+      responses: { 204: { description: 'Recorded' } },
+    },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      const { article } = await entryPointOr404(knowledgeBaseId, ctx.params.entryPointId!);
+      await articles.recordClicked(ctx.params.entryPointId!);
+      await articles.incrementViews(article.id);
+      ctx.status = 204;
+    },
+  );
+
+  router.get(
+    `${base}/by-slug/{slug}`,
+    {
+      summary: 'Read an article by its slug',
+      description: 'Counts a view.',
+      responses: { 200: { description: 'The article', schema: publishedArticle } },
+    },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      const article = await publicArticle(
+        knowledgeBaseId,
+        await articles.findArticleBySlug(knowledgeBaseId, ctx.params.slug!),
+        `with slug ${ctx.params.slug}`,
+      );
+      await articles.incrementViews(article.id);
+      ctx.body = (await present(knowledgeBaseId, [article]))[0];
+    },
+  );
+
+  router.get(
+    `${base}/{publicationId}`,
+    {
+      summary: 'Read an article by its publication id',
+      description: 'Counts a view.',
+      responses: { 200: { description: 'The article', schema: publishedArticle } },
+    },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      const id = ctx.params.publicationId!;
+      const article = await publicArticle(knowledgeBaseId, await articles.getArticle(id), id);
+      await articles.incrementViews(article.id);
+      ctx.body = (await present(knowledgeBaseId, [article]))[0];
+    },
+  );
+
+  router.post(
+    `${base}/{publicationId}/feedback`,
+    {
+      summary: 'Say whether an article helped',
+      body: feedbackRequest,
+      responses: { 200: { description: 'The updated counts', schema: feedbackResponse } },
+    },
+    async (ctx) => {
+      const knowledgeBaseId = await knowledgeBaseOf(ctx);
+      const id = ctx.params.publicationId!;
+      const article = await publicArticle(knowledgeBaseId, await articles.getArticle(id), id);
+      ctx.body = await articles.recordFeedback(article, (ctx.request.body as { isHelpful: boolean }).isHelpful);
+    },
+  );
+
+  return router;
+}

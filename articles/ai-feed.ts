@@ -1,0 +1,84 @@
+import type { Client } from '@temporalio/client';
+import type { createItemAcceptor, IngestItemBody } from '#api/ingestion/accept-items.js';
+import { sendItemOperation } from '#knowledge/item-workflow-client.js';
+import { asUnavailable } from '#platform/dependency-errors.js';
+import { helpCenterIntegrationId, isPublic, type Article } from './types.js';
+
+export interface ArticleFeedDeps {
+  accept: ReturnType<typeof createItemAcceptor>['acceptOne'];
+  remove: (tenantId: string, knowledgeBaseId: string, articleId: string) => Promise<void>;
+  /** Where a reader finds the article: the URL the AI cites. */
+  articleUrl: (article: Article) => string;
+}
+
+/**
+ * Keeps the knowledge base's copy of the help centre current: a published, public article is an
+ * `ARTICLE` source of its knowledge base (integration and origin `help-center`, external id the
+ * article's id), so the AI answers from it and cites it; one that stops being published and public
+ * (unpublished, archived, made internal, deleted) is removed. Both go through the item's ingestion
+ * workflow, so they take turns with each other.
+ */
+export function createArticleFeed(deps: ArticleFeedDeps) {
+  return {
+    /**
+     * Call after each change with the article as it was and as it is (`undefined`: not there). A
+     * public article is sent on every call (its workflow applies the latest version), so repeating a
+     * call repairs one that failed. Likewise a removal is sent for every change (or deletion) of an
+     * article that was ever published and is not public now (removing twice is harmless), so
+     * repeating the request that ended its publication repairs a removal that failed.
+     */
+    async syncArticle(before: Article | undefined, after: Article | undefined): Promise<void> {
+      if (after && isPublic(after)) {
+        await deps.accept(after.tenantId, after.knowledgeBaseId, articleItem(after, deps.articleUrl(after)));
+        return;
+      }
+      const last = after ?? before;
+      if (before && (isPublic(before) || last!.publishedAt)) await deps.remove(last!.tenantId, last!.knowledgeBaseId, last!.id);
+    },
+  };
+}
+
+export type ArticleFeed = ReturnType<typeof createArticleFeed>;
+
+/** The ingestion item of a public article; the content is the excerpt (when there is one), a blank line, the body. */
+export function articleItem(article: Article, url: string): IngestItemBody {
+  return {
+    integrationId: helpCenterIntegrationId,
+    sourceType: 'ARTICLE',
+    externalId: article.id,
+    sourceOrigin: helpCenterIntegrationId,
+    data: {
+      title: article.title,
+      content: article.excerpt ? `${article.excerpt}\n\n${article.body}` : article.body,
+      url,
+      metadata: {
+        slug: article.slug,
+        categoryId: article.categoryId,
+        channels: article.channels,
+        featured: article.featured,
+      },
+      sourceData: {
+        excerpt: article.excerpt,
+        readingTimeMinutes: article.readingTimeMinutes,
+        publishedAt: article.publishedAt,
+      },
+    },
+  };
+}
+
+/** The `remove` of the feed: a delete operation for the article's item, with no cleanup to answer. */
+export function removeFromKnowledge(client: Client, taskQueueBase: string) {
+  return async (tenantId: string, knowledgeBaseId: string, articleId: string): Promise<void> => {
+    try {
+      await sendItemOperation(client, {
+        taskQueueBase,
+        identity: { tenantId, integrationId: helpCenterIntegrationId, externalId: articleId },
+        priority: 'high',
+        sourceType: 'ARTICLE',
+        operation: { kind: 'delete', knowledgeBaseId, sourceOrigin: helpCenterIntegrationId },
+      });
+    } catch (error) {
+      throw asUnavailable('temporal', error);
+    }
+  };
+}
