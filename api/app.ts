@@ -23,6 +23,7 @@ import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
 import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
 import { createAdminArticlesRouter } from './routes/admin-articles.js';
+import { createArticleQuestionsRouter } from './routes/article-questions.js';
 import { createArticlesRouter } from './routes/articles.js';
 import { createAdminOperatorsRouter } from './routes/admin-operators.js';
 import { createAdminTenantsRouter } from './routes/admin-tenants.js';
@@ -101,7 +102,9 @@ export function createApp({
     createAdminOperatorsRouter(admin),
     createAdminUsersRouter(admin),
     createAdminArticlesRouter({ ...admin, articles: articles.store, feed: articles.feed }),
-    createArticlesRouter({ tenancy, rateLimit, articles: articles.store, ...articles }),
+    // Questions first: the articles router's `{publicationId}` would take `questions`.
+    createArticleQuestionsRouter({ tenancy, rateLimit, articles: articles.store, questionSearch: articles.questionSearch }),
+    createArticlesRouter({ tenancy, rateLimit, articles: articles.store, articleSearch: articles.articleSearch }),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
     createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQueueBase: settings.taskQueueBase }),
     createChatRouter({
