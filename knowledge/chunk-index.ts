@@ -150,23 +150,18 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
       knowledgeBaseId: string,
       query: string,
       options: { integrationId: string; limit: number },
-    ): Promise<Array<{ sourceKey: string; externalId: string; generation: string; score: number }>> {
+    ): Promise<Array<{ externalId: string; score: number }>> {
       const chunksOfKb = await tenant(knowledgeBaseId);
       const result = await chunksOfKb.query
         .bm25(query, {
           limit: options.limit,
           queryProperties: [{ name: 'title', weight: 2 }, 'text'],
           filters: chunksOfKb.filter.byProperty('integrationId').equal(options.integrationId),
-          returnProperties: ['sourceKey', 'externalId', 'generation'],
+          returnProperties: ['externalId'],
           returnMetadata: ['score'],
         })
         .catch(unlessNoTenant({ objects: [] }));
-      return result.objects.map((object) => ({
-        sourceKey: object.properties.sourceKey,
-        externalId: object.properties.externalId,
-        generation: object.properties.generation,
-        score: object.metadata?.score ?? 0,
-      }));
+      return result.objects.map((object) => ({ externalId: object.properties.externalId, score: object.metadata?.score ?? 0 }));
     },
   });
 }
