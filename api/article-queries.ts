@@ -1,18 +1,30 @@
+import { LRUCache } from 'lru-cache';
 import type { ArticleStore } from '#articles/store.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { invalidPayload } from './errors.js';
+import { forbidden, invalidPayload } from './errors.js';
 import { ownedKnowledgeBase } from './ownership.js';
 import type { AuthenticatedState } from './state.js';
 
 /** Where the public articles routes live. */
 export const articlesBase = '/public/knowledge-bases/{kbId}/articles';
 
-/** The knowledge base of the path, when the key's tenant owns it (404 unknown, 403 another tenant's). */
-export async function knowledgeBaseOfPath(
-  tenancy: Pick<Tenancy, 'getKnowledgeBase'>,
-  ctx: { state: AuthenticatedState; params: Record<string, string> },
-): Promise<string> {
-  return (await ownedKnowledgeBase(tenancy, ctx.state.apiKey.tenantId, ctx.params.kbId!)).id;
+/**
+ * The knowledge base of the path, when the key's tenant owns it (404 unknown, 403 another tenant's).
+ * A knowledge base never changes owner, so each resolver keeps the owners it has read: the public
+ * read routes then spend no Redis round trip on it.
+ */
+export function createKnowledgeBaseResolver(tenancy: Pick<Tenancy, 'getKnowledgeBase'>) {
+  const owners = new LRUCache<string, string>({ max: 10_000 });
+  return async function knowledgeBaseOfPath(ctx: { state: AuthenticatedState; params: Record<string, string> }): Promise<string> {
+    const knowledgeBaseId = ctx.params.kbId!;
+    const tenantId = ctx.state.apiKey.tenantId;
+    const owner = owners.get(knowledgeBaseId);
+    if (owner === tenantId) return knowledgeBaseId;
+    if (owner !== undefined) throw forbidden(`Knowledge base ${knowledgeBaseId} belongs to another tenant.`);
+    const knowledgeBase = await ownedKnowledgeBase(tenancy, tenantId, knowledgeBaseId);
+    owners.set(knowledgeBase.id, knowledgeBase.tenantId);
+    return knowledgeBase.id;
+  };
 }
 
 /**

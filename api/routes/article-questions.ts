@@ -3,7 +3,7 @@ import type { QuestionSearch } from '#articles/question-search.js';
 import type { ArticleStore } from '#articles/store.js';
 import { isOnChannel, isPublic } from '#articles/types.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { articlesBase, categoryOfQuery, knowledgeBaseOfPath } from '../article-queries.js';
+import { articlesBase, categoryOfQuery, createKnowledgeBaseResolver } from '../article-queries.js';
 import { notFound } from '../errors.js';
 import { requireApiKey } from '../middleware/api-key-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
@@ -37,8 +37,7 @@ export function createArticleQuestionsRouter({ tenancy, rateLimit, articles, que
     errors: [401, 403, 404, 429, 503],
   });
   router.use(requireApiKey(tenancy, 'articles:read'), rateLimit);
-  const knowledgeBaseOf = (ctx: { state: AuthenticatedState; params: Record<string, string> }) =>
-    knowledgeBaseOfPath(tenancy, ctx);
+  const knowledgeBaseOf = createKnowledgeBaseResolver(tenancy);
   const categoryFilter = (knowledgeBaseId: string, query: { categorySlug?: string; categoryId?: string }) =>
     categoryOfQuery(articles, knowledgeBaseId, query);
 

@@ -3,7 +3,7 @@ import type { ArticleSearch } from '#articles/article-search.js';
 import type { ArticleStore } from '#articles/store.js';
 import { isPublic, type Article } from '#articles/types.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { articlesBase, categoryOfQuery, knowledgeBaseOfPath } from '../article-queries.js';
+import { articlesBase, categoryOfQuery, createKnowledgeBaseResolver } from '../article-queries.js';
 import { notFound } from '../errors.js';
 import { createRenderedCache } from '../rendered-cache.js';
 import { requireApiKey } from '../middleware/api-key-auth.js';
@@ -59,8 +59,7 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
   router.use(requireApiKey(tenancy, 'articles:read'), rateLimit);
   const pages = createRenderedCache(pageCache);
 
-  const knowledgeBaseOf = (ctx: { state: AuthenticatedState; params: Record<string, string> }) =>
-    knowledgeBaseOfPath(tenancy, ctx);
+  const knowledgeBaseOf = createKnowledgeBaseResolver(tenancy);
   const categoryFilter = (knowledgeBaseId: string, query: { categorySlug?: string; categoryId?: string }) =>
     categoryOfQuery(articles, knowledgeBaseId, query);
 
@@ -88,9 +87,9 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
       responses: { 200: { description: 'One page', schema: articleListResponse } },
     },
     async (ctx) => {
-      const knowledgeBaseId = await knowledgeBaseOf(ctx);
       const query = ctx.state.query as ListQuery;
-      const version = await articles.listVersion(knowledgeBaseId);
+      // The version is read alongside the ownership check; it is used only if the check passes.
+      const [knowledgeBaseId, version] = await Promise.all([knowledgeBaseOf(ctx), articles.listVersion(ctx.params.kbId!)]);
       ctx.type = 'application/json';
       ctx.body = await pages.get(
         `${knowledgeBaseId}|${version}|${JSON.stringify(query)}`,
