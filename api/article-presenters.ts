@@ -1,4 +1,9 @@
-import type { Article, Category, Helpfulness } from '#articles/types.js';
+import type { Article, Category, EntryPoint, Helpfulness } from '#articles/types.js';
+
+/** An entry point as every article answer shows it. */
+export function presentEntryPoint({ id, question, snippet, isPrimary, tags }: EntryPoint) {
+  return { id, question, snippet, isPrimary, tags };
+}
 
 /** Articles in the published interface's list-element shape, in the order given. */
 export function presentPublishedArticles(articles: Article[], related: { categories: Category[]; helpfulness: Helpfulness[] }) {
@@ -14,13 +19,7 @@ export function presentPublishedArticles(articles: Article[], related: { categor
       body: article.body,
       imageUrl: article.imageUrl,
       category: category ? { id: category.id, name: category.name, slug: category.slug } : null,
-      entryPoints: article.entryPoints.map(({ id, question, snippet, isPrimary, tags }) => ({
-        id,
-        question,
-        snippet,
-        isPrimary,
-        tags,
-      })),
+      entryPoints: article.entryPoints.map(presentEntryPoint),
       readingTimeMinutes: article.readingTimeMinutes,
       publishedAt: article.publishedAt!,
       updatedAt: article.updatedAt,

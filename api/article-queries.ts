@@ -3,6 +3,9 @@ import type { ArticleStore } from '#articles/store.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { forbidden, invalidPayload } from './errors.js';
 import { ownedKnowledgeBase } from './ownership.js';
+import type { Middleware } from 'koa';
+import { requireApiKey } from './middleware/api-key-auth.js';
+import { DocumentedRouter } from './openapi/documented-router.js';
 import type { AuthenticatedState } from './state.js';
 
 /** Where the public articles routes live. */
@@ -46,4 +49,28 @@ export async function categoryOfQuery(
     return category?.knowledgeBaseId === knowledgeBaseId ? category.id : null;
   }
   return undefined;
+}
+
+/**
+ * What every router of the public articles API starts from: its documentation defaults, the
+ * `articles:read` key and the key's budget, the knowledge base of the path and the category filter.
+ */
+export function articlesRouterBase(deps: {
+  tenancy: Tenancy;
+  rateLimit: Middleware<AuthenticatedState>;
+  articles: Pick<ArticleStore, 'findCategoryBySlug' | 'getCategory'>;
+}) {
+  const router = new DocumentedRouter<AuthenticatedState>({
+    tags: ['Articles'],
+    security: 'apiKey',
+    scope: 'articles:read',
+    errors: [401, 403, 404, 429, 503],
+  });
+  router.use(requireApiKey(deps.tenancy, 'articles:read'), deps.rateLimit);
+  return {
+    router,
+    knowledgeBaseOf: createKnowledgeBaseResolver(deps.tenancy),
+    categoryFilter: (knowledgeBaseId: string, query: { categorySlug?: string; categoryId?: string }) =>
+      categoryOfQuery(deps.articles, knowledgeBaseId, query),
+  };
 }

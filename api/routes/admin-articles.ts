@@ -11,6 +11,7 @@ import type { KnowledgeBase, Tenancy } from '#tenancy/index.js';
 import { conflict, invalidPayload, notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
+import { presentEntryPoint } from '../article-presenters.js';
 import {
   authoredArticleResponse,
   categoryResponse,
@@ -173,13 +174,7 @@ export const presentArticle = (article: Article) => ({
   featured: article.featured,
   status: article.status,
   visibility: article.visibility,
-  entryPoints: article.entryPoints.map(({ id, question, snippet, isPrimary, tags }) => ({
-    id,
-    question,
-    snippet,
-    isPrimary,
-    tags,
-  })),
+  entryPoints: article.entryPoints.map(presentEntryPoint),
   readingTimeMinutes: article.readingTimeMinutes,
   publishedAt: article.publishedAt,
   createdAt: article.createdAt,

@@ -3,10 +3,8 @@ import type { QuestionSearch } from '#articles/question-search.js';
 import type { ArticleStore } from '#articles/store.js';
 import { isOnChannel, isPublic } from '#articles/types.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { articlesBase, categoryOfQuery, createKnowledgeBaseResolver } from '../article-queries.js';
+import { articlesBase, articlesRouterBase } from '../article-queries.js';
 import { notFound } from '../errors.js';
-import { requireApiKey } from '../middleware/api-key-auth.js';
-import { DocumentedRouter } from '../openapi/documented-router.js';
 import {
   popularQuestionsQuery,
   popularQuestionsResponse,
@@ -30,16 +28,7 @@ const base = articlesBase;
  * articles router, whose `{publicationId}` would otherwise take `questions`.
  */
 export function createArticleQuestionsRouter({ tenancy, rateLimit, articles, questionSearch }: ArticleQuestionsRouterDeps) {
-  const router = new DocumentedRouter<AuthenticatedState>({
-    tags: ['Articles'],
-    security: 'apiKey',
-    scope: 'articles:read',
-    errors: [401, 403, 404, 429, 503],
-  });
-  router.use(requireApiKey(tenancy, 'articles:read'), rateLimit);
-  const knowledgeBaseOf = createKnowledgeBaseResolver(tenancy);
-  const categoryFilter = (knowledgeBaseId: string, query: { categorySlug?: string; categoryId?: string }) =>
-    categoryOfQuery(articles, knowledgeBaseId, query);
+  const { router, knowledgeBaseOf, categoryFilter } = articlesRouterBase({ tenancy, rateLimit, articles });
 
   router.get(
     `${base}/questions/search`,

@@ -3,11 +3,9 @@ import type { ArticleSearch } from '#articles/article-search.js';
 import type { ArticleStore } from '#articles/store.js';
 import { isPublic, type Article } from '#articles/types.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { articlesBase, categoryOfQuery, createKnowledgeBaseResolver } from '../article-queries.js';
+import { articlesBase, articlesRouterBase } from '../article-queries.js';
 import { notFound } from '../errors.js';
 import { createRenderedCache } from '../rendered-cache.js';
-import { requireApiKey } from '../middleware/api-key-auth.js';
-import { DocumentedRouter } from '../openapi/documented-router.js';
 import { categoryTree, presentPublishedArticles } from '../article-presenters.js';
 import {
   articleListQuery,
@@ -50,18 +48,8 @@ const pageCache = { max: 5_000, ttlMs: 5 * 60_000, searchTtlMs: 5_000 };
  * and public exist here; anything else answers 404 like an id that never existed.
  */
 export function createArticlesRouter({ tenancy, rateLimit, articles, articleSearch }: ArticlesRouterDeps) {
-  const router = new DocumentedRouter<AuthenticatedState>({
-    tags: ['Articles'],
-    security: 'apiKey',
-    scope: 'articles:read',
-    errors: [401, 403, 404, 429, 503],
-  });
-  router.use(requireApiKey(tenancy, 'articles:read'), rateLimit);
+  const { router, knowledgeBaseOf, categoryFilter } = articlesRouterBase({ tenancy, rateLimit, articles });
   const pages = createRenderedCache(pageCache);
-
-  const knowledgeBaseOf = createKnowledgeBaseResolver(tenancy);
-  const categoryFilter = (knowledgeBaseId: string, query: { categorySlug?: string; categoryId?: string }) =>
-    categoryOfQuery(articles, knowledgeBaseId, query);
 
   async function publicArticle(knowledgeBaseId: string, article: Article | undefined, what: string): Promise<Article> {
     if (!article || article.knowledgeBaseId !== knowledgeBaseId || !isPublic(article))
