@@ -118,12 +118,14 @@ export function createChatRouter({
         aiNotice: strings.aiNotice,
       };
       try {
-        await transcript.append(ref.conversationId, greeting);
         await conversations.start(ref, settings.timers);
       } catch (error) {
+        // No workflow, no conversation: nothing half-made is left behind.
         await records.remove(ref).catch(() => undefined);
         throw error;
       }
+      // The visitor can send nothing before this answer, so the greeting still comes first.
+      await transcript.append(ref.conversationId, greeting);
       ctx.status = 201;
       ctx.body = {
         conversationId: ref.conversationId,
