@@ -18,7 +18,8 @@ import type { ArticleStore } from '#articles/store.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
-import { rateLimitBy, rateLimitPerKey } from './middleware/rate-limit.js';
+import { chatRateLimits } from './chat/rate-limits.js';
+import { rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
 import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
@@ -33,7 +34,7 @@ import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
-import type { ApiState, ChatState, VisitorState } from './state.js';
+import type { ApiState } from './state.js';
 
 export interface AppDeps {
   logger: Logger;
@@ -110,29 +111,7 @@ export function createApp({
     createChatRouter({
       tenancy,
       ...chat,
-      rateLimits: {
-        perOperator: rateLimitBy<ChatState>(redis, {
-          prefix: settings.redisPrefix,
-          name: 'operator',
-          perMinute: settings.chat.operatorPerMinute,
-          keyOf: (ctx) => ctx.state.operator.id,
-          subject: "this operator's widget",
-        }),
-        perVisitor: rateLimitBy<VisitorState>(redis, {
-          prefix: settings.redisPrefix,
-          name: 'visitor',
-          perMinute: settings.chat.visitorPerMinute,
-          keyOf: (ctx) => ctx.state.conversation.conversationId,
-          subject: 'this visitor',
-        }),
-        perAddress: rateLimitBy<ChatState>(redis, {
-          prefix: settings.redisPrefix,
-          name: 'visitor-address',
-          perMinute: settings.chat.visitorPerMinute,
-          keyOf: (ctx) => ctx.ip,
-          subject: 'this address',
-        }),
-      },
+      rateLimits: chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat }),
       settings: settings.chat,
     }),
   ];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { redisAnswers } from '../deploy/local/services/redis.js';
 import { startTestApi, type TestApi } from '#testing/api.js';
+import { eventually } from '#testing/eventually.js';
 import { freePort } from '#testing/processes.js';
 
 /** A redis-server of this test's own, so stopping it disturbs nobody else. */
@@ -24,15 +25,6 @@ async function stopRedis(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
-}
-
-async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await attempt();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 let port: number;

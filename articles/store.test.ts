@@ -97,7 +97,7 @@ test('an article gets the defaults, derived fields and entry-point ids', async (
 });
 
 test('derived slugs get -2, -3…; an explicit taken slug is refused; slugs are per knowledge base', async (t) => {
-  const { store, kb, tenant, article } = setup();
+  const { store, tenant, article } = setup();
   const slugs = [];
   for (let i = 0; i < 3; i++) slugs.push((await article({ title: 'Returns & Refunds' })).slug);
   t.deepEqual(slugs, ['returns-refunds', 'returns-refunds-2', 'returns-refunds-3']);

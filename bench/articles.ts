@@ -12,7 +12,8 @@ import autocannon from 'autocannon';
 import Koa from 'koa';
 import pLimit from 'p-limit';
 import { createArticleStore } from '#articles/store.js';
-import { helpCenterIntegrationId, type Article, type Category } from '#articles/types.js';
+import { articleItem } from '#articles/ai-feed.js';
+import type { Article, Category } from '#articles/types.js';
 import type { RedisClient } from '#platform/redis.js';
 import { createMeasuredTenant, ingestAll, round, startMeasuredStack } from './measured-stack.js';
 
@@ -68,17 +69,8 @@ try {
   await ingestAll(
     stack,
     tenant,
-    articles.map((article) => ({
-      integrationId: helpCenterIntegrationId,
-      sourceType: 'ARTICLE',
-      externalId: article.id,
-      sourceOrigin: helpCenterIntegrationId,
-      data: {
-        title: article.title,
-        content: `${article.excerpt}\n\n${article.body}`,
-        url: `https://help.example/${article.slug}`,
-      },
-    })),
+    // The items the AI feed would send for them.
+    articles.map((article) => articleItem(article, `https://help.example/${article.slug}`)),
   );
 
   const base = `/public/knowledge-bases/${tenant.knowledgeBaseId}/articles`;

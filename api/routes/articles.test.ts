@@ -1,6 +1,7 @@
 import test from 'ava';
 import { createArticleStore } from '#articles/store.js';
 import { createTenantWithKey, type TestApi } from '#testing/api.js';
+import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import {
@@ -133,13 +134,11 @@ test('search ranks by relevance over title, excerpt and body, once the article i
   });
   await article(author, { title: 'Draft about boots', status: 'DRAFT' });
   // The articles are searchable once their ingestion finished.
-  const deadline = Date.now() + 30_000;
-  let found: any;
-  do {
-    found = (await read(`?search=${encodeURIComponent('leather boots')}`)).body;
-    if (found.total >= 2) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  } while (Date.now() < deadline);
+  const found = await eventually(
+    async () => (await read(`?search=${encodeURIComponent('leather boots')}`)).body,
+    (body) => body.total >= 2,
+    { timeoutMs: 30_000, intervalMs: 250 },
+  );
   t.is(found.total, 2, 'the draft is never found');
   t.is(found.articles[0].id, waxing.id);
 });
@@ -259,17 +258,10 @@ test('publishing feeds the article to the AI; unpublishing removes it from its k
       sourceType: string;
       url: string;
     }>;
-  const deadline = Date.now() + 30_000;
-  let results = await search();
-  while (results.length === 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    results = await search();
-  }
+  const results = await eventually(search, (rows) => rows.length > 0, { timeoutMs: 30_000, intervalMs: 250 });
   t.like(results[0], { externalId: created.id, sourceType: 'ARTICLE' });
   t.regex(results[0]!.url, new RegExp(created.slug));
 
   t.is((await author(`/articles/${created.id}`, { status: 'ARCHIVED' }, 'PATCH')).status, 200);
-  const gone = Date.now() + 30_000;
-  while ((await search()).length > 0 && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 250));
-  t.deepEqual(await search(), []);
+  t.deepEqual(await eventually(search, (rows) => rows.length === 0, { timeoutMs: 30_000, intervalMs: 250 }), []);
 });

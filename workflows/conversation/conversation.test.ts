@@ -7,6 +7,7 @@ import { conversationWorkflowId } from '#workflows/ids.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { chatClient, chattingTenant, readEventStream, type ChatVisitor } from '#testing/chat.js';
 import { startFakeChatServer } from '#testing/fake-chat-server.js';
+import { eventually } from '#testing/eventually.js';
 import { item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
 
 /** Tests poll the history often: the per-visitor budget must not get in the way. */
@@ -56,15 +57,6 @@ const agents = () => createConversationClient(temporal.client, stack.api.config.
 
 async function statusOf(chat: ReturnType<typeof chatClient>, visitor: ChatVisitor): Promise<string> {
   return (await chat.history(visitor)).body.status;
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 test('asking for a person hands off: the AI says so, stops answering, and the status is searchable in Temporal', async (t) => {
