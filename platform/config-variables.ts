@@ -36,7 +36,7 @@ export const variables = {
     schema: port,
     default: 3000,
     description: 'port of the REST API and public routes (0 picks a free port)',
-    usedBy: ['api'],
+    usedBy: ['api', 'cdn'],
   },
   CDN_PORT: {
     schema: port,
@@ -46,8 +46,9 @@ export const variables = {
   },
   PUBLIC_BASE_URL: {
     schema: url,
-    description: 'public address of the REST API ({base_url}); defaults to http://HOST:PORT',
-    usedBy: ['api'],
+    description:
+      'public address of the REST API ({base_url}); defaults to http://HOST:PORT. The widget file server tells the widget about it (`{cdn_url}/service.json`)',
+    usedBy: ['api', 'cdn'],
     requiredInProduction: true,
   },
   TRUST_PROXY: {

@@ -95,9 +95,14 @@ test('production requires of each process only the variables it uses', (t) => {
   t.is(worker.adminToken, undefined);
   t.is(worker.secretsKey?.length, 32);
 
-  const cdn = loadConfig({ NODE_ENV: 'production' }, { role: 'cdn' });
+  const cdn = loadConfig({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example.com' }, { role: 'cdn' });
   t.is(cdn.adminToken, undefined);
   t.is(cdn.secretsKey, undefined);
+  t.is(cdn.publicBaseUrl, 'https://api.example.com', 'the widget files name the API to the widget');
+  t.deepEqual(
+    problemsOf(() => loadConfig({ NODE_ENV: 'production' }, { role: 'cdn' })).map((p) => p.split(' ')[0]),
+    ['PUBLIC_BASE_URL'],
+  );
 
   t.deepEqual(
     problemsOf(() => loadConfig({ NODE_ENV: 'production' }, { role: 'worker' })).map((p) => p.split(' ')[0]),

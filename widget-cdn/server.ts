@@ -9,9 +9,12 @@ const config = loadConfigOrExit('cdn');
 const logger = createLogger({ level: config.logLevel, name: 'cdn' });
 const releasesDir = fileURLToPath(new URL('./releases', import.meta.url));
 
-const server = createCdnApp({ releasesDir }).listen(config.cdnPort, config.host, () => {
+const app = createCdnApp({ releasesDir, apiUrl: config.publicBaseUrl });
+app.on('error', (error) => logger.error({ err: error }, 'widget file request failed'));
+
+const server = app.listen(config.cdnPort, config.host, () => {
   const { address, port } = server.address() as AddressInfo;
-  logger.info({ url: `http://${address}:${port}`, releasesDir }, 'widget files listening');
+  logger.info({ url: `http://${address}:${port}`, releasesDir, apiUrl: config.publicBaseUrl }, 'widget files listening');
 });
 
 onShutdown(logger, () => new Promise((resolve) => server.close(resolve)));

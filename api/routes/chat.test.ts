@@ -1,6 +1,7 @@
 import test from 'ava';
 import { chatClient, chattingTenant, readEventStream } from '#testing/chat.js';
-import { item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { shopItems } from '#testing/shop-content.js';
+import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { conversationResponse, historyResponse, widgetConfigResponse } from '../schemas/chat.js';
 
@@ -10,26 +11,7 @@ test.before(async () => {
 });
 test.after.always(() => stack?.close());
 
-const content = [
-  item('returns', {
-    title: 'Returns policy',
-    content:
-      'You can return any unused item within 30 days of delivery for a full refund. Returns are free: print the prepaid label from your account. Sale items can be returned within 14 days.',
-    url: 'https://shop.example/help/returns',
-  }),
-  item('shipping', {
-    title: 'Shipping times',
-    content:
-      'Standard delivery takes 3 to 5 business days. Express delivery arrives the next business day when you order before 2 pm. We ship to every country in the European Union.',
-    url: 'https://shop.example/help/shipping',
-  }),
-  item('tent', {
-    title: 'Ridgeline 2 tent',
-    content:
-      'A two-person backpacking tent that weighs 1.6 kg. It pitches in five minutes with colour-coded poles. Price: 349 EUR.',
-    url: 'https://shop.example/p/ridgeline-2',
-  }),
-];
+const content = [shopItems.returns, shopItems.shipping, shopItems.tent];
 
 /** A tenant with an operator and the content above, searchable. */
 async function tenantWithContent(operatorFields: Record<string, unknown> = {}) {

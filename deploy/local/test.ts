@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureDebianCommand } from './debian-packages.js';
 import { log } from './output.js';
 import { stopLeftovers } from './processes.js';
 import { stackPlan, startStack } from './stack.js';
@@ -14,7 +15,11 @@ const plan = stackPlan('test', join(process.env.DATA_DIR || '.data', 'test'));
 const started = Date.now();
 
 log('type-checking');
-if ((await run('npx', ['tsc', '--noEmit', '-p', '.'], process.env)) !== 0) process.exit(1);
+for (const project of ['.', 'widget-cdn/src']) {
+  if ((await run('npx', ['tsc', '--noEmit', '-p', project], process.env)) !== 0) process.exit(1);
+}
+log('making sure Chromium is installed for the browser tests');
+ensureDebianCommand('chromium', 'chromium');
 
 // Every run starts from empty service data; logs of the last run stay for reading.
 stopLeftovers(plan.paths.run);

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { log } from '../output.js';
+import { ensureDebianCommand } from '../debian-packages.js';
 import { ManagedProcess, waitUntil } from '../processes.js';
 import type { RunningService, StackPaths } from './service.js';
 
@@ -14,7 +13,7 @@ export async function startRedis(port: number, paths: StackPaths): Promise<Runni
   const url = `redis://127.0.0.1:${port}`;
   if (await redisAnswers(port)) return { name: 'redis', url, note: "the machine's Redis" };
 
-  const binary = redisServerBinary();
+  const binary = ensureDebianCommand('redis-server', 'redis-server');
   const dir = join(paths.data, 'redis');
   mkdirSync(dir, { recursive: true });
   const logFile = join(paths.logs, 'redis.log');
@@ -57,21 +56,4 @@ export function redisAnswers(port: number, host = '127.0.0.1'): Promise<boolean>
     socket.once('error', () => resolve(false));
     socket.once('close', () => resolve(false));
   });
-}
-
-function redisServerBinary(): string {
-  try {
-    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
-  } catch {
-    log('redis-server is missing: installing it from Debian (apt-get install redis-server)');
-    const install = () =>
-      execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { stdio: 'inherit' });
-    try {
-      install();
-    } catch {
-      execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-      install();
-    }
-    return '/usr/bin/redis-server';
-  }
 }

@@ -1,0 +1,70 @@
+/** What the chat API sends and takes (its schemas live in api/schemas/chat.ts on the server). */
+
+export type Author = 'visitor' | 'ai' | 'agent' | 'system';
+
+export type ConversationStatus = 'ai' | 'waiting_for_agent' | 'agent' | 'closed';
+
+export interface Citation {
+  n: number;
+  title: string;
+  url: string | null;
+  externalId?: string;
+  sourceType?: string;
+}
+
+export interface ChatMessage {
+  id: string;
+  author: Author;
+  /** AI messages: light markdown. Everyone else: plain text. */
+  text: string;
+  createdAt: string;
+  aiGenerated: boolean;
+  aiNotice?: string;
+  citations?: Citation[];
+  outcome?: string;
+  replyTo?: string;
+  agent?: { name: string };
+}
+
+export interface WidgetConfig {
+  operatorId: string;
+  name: string;
+  greeting: string;
+  locale: string;
+  aiNotice: string;
+}
+
+export interface Contact {
+  userId?: string;
+  email?: string;
+  name?: string;
+}
+
+/** What identifies the visitor's conversation; kept in localStorage so a reload continues it. */
+export interface ConversationKeys {
+  conversationId: string;
+  visitorToken: string;
+}
+
+export interface StartedConversation extends ConversationKeys {
+  status: ConversationStatus;
+  messages: ChatMessage[];
+}
+
+export interface ConversationHistory {
+  status: ConversationStatus;
+  messages: ChatMessage[];
+}
+
+const statuses: readonly string[] = ['ai', 'waiting_for_agent', 'agent', 'closed'];
+const authors: readonly string[] = ['visitor', 'ai', 'agent', 'system'];
+
+export function isStatus(value: unknown): value is ConversationStatus {
+  return statuses.includes(value as string);
+}
+
+/** Just enough of a check that a message from an event stream can be shown without surprises. */
+export function isChatMessage(value: unknown): value is ChatMessage {
+  const message = value as ChatMessage | null;
+  return typeof message?.id === 'string' && authors.includes(message.author) && typeof message.text === 'string';
+}

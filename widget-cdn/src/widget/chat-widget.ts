@@ -1,0 +1,180 @@
+import type { ChatApi } from './chat-api.js';
+import type { ConversationStatus } from './chat-types.js';
+import { createConversation } from './conversation.js';
+import type { WidgetEvents } from './events.js';
+import { createFocusReturn } from './focus.js';
+import type { Lifetime } from './lifetime.js';
+import type { OptionChanges, WidgetOptions } from './options.js';
+import { createSavedConversation } from './saved-conversation.js';
+import { resolveLocale, statusText, stringsFor, type Locale, type Notice } from './strings.js';
+import { createLauncher } from './view/launcher.js';
+import { createMessageLog } from './view/message-log.js';
+import { createPanel } from './view/panel.js';
+import { createShell } from './view/shell.js';
+
+/** The chat window's id inside the shadow root, for the launcher's aria-controls. */
+const PANEL_ID = 'kb-panel';
+
+/** A running widget: what the commands act on once `init` has succeeded. */
+export interface ChatWidget {
+  readonly element: HTMLElement;
+  readonly operatorId: string;
+  readonly locale: Locale;
+  open(opener?: Element): void;
+  close(): void;
+  toggle(opener?: Element): void;
+  show(): void;
+  hide(): void;
+  /** Applies option changes; returns a promise only when it has to wait (a new locale's configuration). */
+  update(changes: OptionChanges): Promise<void> | undefined;
+  /** Takes the widget element off the page (ending the lifetime stops everything else). */
+  remove(): void;
+}
+
+export interface ChatWidgetDeps {
+  win: Window;
+  api: ChatApi;
+  events: WidgetEvents;
+  lifetime: Lifetime;
+}
+
+/**
+ * Fetches the operator's configuration, then builds the widget on the page: the launcher, the
+ * closed chat window and the conversation behind it. Rejects (rendering nothing) when the
+ * configuration cannot be had.
+ */
+export async function startChatWidget(
+  options: WidgetOptions,
+  { win, api, events, lifetime }: ChatWidgetDeps,
+): Promise<ChatWidget> {
+  const doc = win.document;
+  const { signal } = lifetime;
+  let locale = resolveLocale(options.locale, win.navigator.language);
+  let config = await api.config(locale);
+  let strings = stringsFor(locale);
+  let contact = options.contact;
+  let isOpen = false;
+  let status: ConversationStatus = 'ai';
+  let agentName: string | undefined;
+  let notice: Notice | undefined;
+
+  const { host, root } = createShell(doc, options.panelId);
+  const launcher = createLauncher(PANEL_ID, () => toggle(), signal);
+  const panel = createPanel(
+    PANEL_ID,
+    { send: (text) => conversation.send(text), handoff: () => void conversation.handoff(), close: () => close() },
+    signal,
+  );
+  const log = createMessageLog(panel.log, () => ({ strings, aiNotice: config.aiNotice || strings.aiNotice }));
+  const focus = createFocusReturn(doc, host);
+
+  const showStatus = () => {
+    panel.setStatusText(notice ? strings[notice] : statusText(strings, status, agentName));
+    panel.setHandoffVisible(status === 'ai');
+  };
+
+  const conversation = createConversation({
+    api,
+    lifetime,
+    saved: createSavedConversation(() => win.localStorage, options.operatorKey),
+    view: {
+      ...log,
+      setStatus(next, name) {
+        status = next;
+        agentName = name;
+        showStatus();
+      },
+      setNotice(next) {
+        notice = next;
+        showStatus();
+      },
+      setSending: panel.setSending,
+      restoreDraft: panel.restoreDraft,
+    },
+    greeting: () => ({
+      id: 'greeting',
+      author: 'ai',
+      text: config.greeting,
+      createdAt: new Date().toISOString(),
+      aiGenerated: true,
+      aiNotice: config.aiNotice,
+    }),
+    startInput: () => ({ contact, locale }),
+    onSent: (message) => events.emit('message:sent', { message }),
+    onReceived: (message) => {
+      if (!isOpen) launcher.setUnread(true);
+      events.emit('message:received', { message });
+    },
+    onError: (code, message) => events.emit('error', { code, message }),
+  });
+
+  const showTexts = () => {
+    launcher.setTexts(strings);
+    panel.setTexts(strings, config.name, locale);
+    showStatus();
+    conversation.rerender();
+  };
+
+  function open(opener?: Element): void {
+    if (isOpen) return;
+    isOpen = true;
+    focus.remember(opener);
+    panel.element.hidden = false;
+    launcher.setExpanded(true);
+    launcher.setUnread(false);
+    void conversation.prepare();
+    log.scrollToEnd();
+    panel.focusInput();
+    events.emit('open', {});
+  }
+
+  function close(): void {
+    if (!isOpen) return;
+    isOpen = false;
+    panel.element.hidden = true;
+    launcher.setExpanded(false);
+    focus.restore(launcher.visible ? launcher.element : undefined);
+    events.emit('close', {});
+  }
+
+  function toggle(opener?: Element): void {
+    if (isOpen) close();
+    else open(opener);
+  }
+
+  // Escape anywhere inside the widget closes the window.
+  root.addEventListener('keydown', (event) => (event as KeyboardEvent).key === 'Escape' && close(), { signal });
+  launcher.setVisible(options.showLauncher);
+  root.append(launcher.element, panel.element);
+  showTexts();
+  doc.body.append(host);
+
+  return {
+    element: host,
+    get operatorId() {
+      return config.operatorId;
+    },
+    get locale() {
+      return locale;
+    },
+    open,
+    close,
+    toggle,
+    show: () => launcher.setVisible(true),
+    hide: () => launcher.setVisible(false),
+    update(changes) {
+      if (changes.contact) contact = changes.contact;
+      if (changes.showLauncher !== undefined) launcher.setVisible(changes.showLauncher);
+      if (changes.panelId) host.id = changes.panelId;
+      const next = changes.locale && resolveLocale(changes.locale, win.navigator.language);
+      if (!next || next === locale) return undefined;
+      return api.config(next).then((fetched) => {
+        config = fetched;
+        locale = next;
+        strings = stringsFor(next);
+        showTexts();
+      });
+    },
+    remove: () => host.remove(),
+  };
+}
