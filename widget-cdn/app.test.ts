@@ -20,10 +20,14 @@ interface Cdn {
 }
 
 /** A releases folder with `versions` published in order, served on a port of its own. */
-async function serveReleases(t: ExecutionContext | undefined, versions: string[]): Promise<Cdn & { close(): void }> {
+async function serveReleases(
+  t: ExecutionContext | undefined,
+  versions: string[],
+  options: { demo?: boolean } = {},
+): Promise<Cdn & { close(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'cdn-'));
   for (const version of versions) await publishRelease({ releasesDir: dir, version, files: filesOf(version) });
-  const server: Server = createCdnApp({ releasesDir: dir, apiUrl }).listen(0, '127.0.0.1');
+  const server: Server = createCdnApp({ releasesDir: dir, apiUrl, ...options }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const port = (server.address() as AddressInfo).port;
   const close = () => {
@@ -144,6 +148,15 @@ test('service.json tells the widget where the REST API is', async (t) => {
   t.regex(response.headers.get('content-type') ?? '', /^application\/json/);
   t.is(response.headers.get('cache-control'), 'public, max-age=300');
   t.is(response.headers.get('access-control-allow-origin'), '*');
+});
+
+test('the demo page embeds the newest release, and only where it is switched on', async (t) => {
+  const withDemo = await serveReleases(t, ['v1.0.0'], { demo: true });
+  const response = await fetch(`${withDemo.url}/demo`);
+  t.is(response.status, 200);
+  t.regex(response.headers.get('content-type') ?? '', /^text\/html/);
+  t.regex(await response.text(), /<script type="module" src="\/latest\/widget.js"><\/script>/);
+  t.is((await fetch(`${cdn.url}/demo`)).status, 404, 'off by default (production)');
 });
 
 test('a preflight is answered for any origin', async (t) => {

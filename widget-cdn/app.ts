@@ -2,12 +2,15 @@ import { extname } from 'node:path';
 import { send } from '@koa/send';
 import Koa, { type Context, type Middleware } from 'koa';
 import { latestVersion } from './build/releases.js';
+import { demoPage } from './demo-page.js';
 
 export interface CdnAppOptions {
   /** The releases folder: `v<x.y.z>/` folders and the `latest` symlink (see `build/releases.ts`). */
   releasesDir: string;
   /** `{base_url}` of the REST API, told to widgets that were not given one (`/service.json`). */
   apiUrl: string;
+  /** Serve the demo page at `/demo` (outside production). */
+  demo?: boolean;
 }
 
 /** The only names served; never the `.br`/`.gz` siblings, temp folders or anything else in the folder. */
@@ -31,7 +34,7 @@ const allowedMethods = 'GET, HEAD, OPTIONS';
  * The widget file server ({cdn_url}). Any origin may load its files: the widget runs on tenants'
  * sites, as a module script and with SRI (`crossorigin="anonymous"`), both of which need CORS.
  */
-export function createCdnApp({ releasesDir, apiUrl }: CdnAppOptions): Koa {
+export function createCdnApp({ releasesDir, apiUrl, demo = false }: CdnAppOptions): Koa {
   const app = new Koa();
   app.use(crossOriginHeaders());
   app.use(errorBody());
@@ -43,6 +46,10 @@ export function createCdnApp({ releasesDir, apiUrl }: CdnAppOptions): Koa {
     } else if (ctx.path === '/service.json') {
       ctx.set('Cache-Control', cacheControl.moving);
       ctx.body = { apiUrl };
+    } else if (demo && ctx.path === '/demo') {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = demoPage;
     } else {
       await sendReleaseFile(ctx, releasesDir);
     }

@@ -66,6 +66,7 @@ try {
     knowledge base ${demo.knowledgeBaseId}
     API key        ${demo.apiKey}   (every scope)
     operator key   ${demo.operatorKey}
+    widget demo    ${cdnUrl}/demo#${demo.operatorKey}
 
   Data and logs    ${plan.paths.data}
 \n`);
