@@ -4,6 +4,7 @@ import type { JobStore } from '#knowledge/jobs.js';
 import type { SourceStore } from '#knowledge/sources.js';
 import type { AnswerQuestion } from './answering/index.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversation/conversation-activities.js';
+import { createDeliveryActivities, type DeliveryDeps } from './conversation/deliver-messages.js';
 import type { Embedder } from './embeddings/index.js';
 import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
@@ -18,6 +19,8 @@ export interface ActivityDeps {
   taskQueueBase: string;
   conversations: Omit<ConversationActivityDeps, 'answerQuestion'>;
   answerQuestion: AnswerQuestion;
+  /** The messaging channel's outbound side. */
+  delivery: DeliveryDeps;
 }
 
 /**
@@ -29,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createIngestionActivities(deps),
     ...createCleanupActivities(deps),
     ...createConversationActivities({ ...deps.conversations, answerQuestion: deps.answerQuestion }),
+    ...createDeliveryActivities(deps.delivery),
   };
 }
 

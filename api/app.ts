@@ -16,6 +16,8 @@ import type { ArticleSearch } from '#articles/article-search.js';
 import type { QuestionSearch } from '#articles/question-search.js';
 import type { ArticleStore } from '#articles/store.js';
 import type { Tenancy } from '#tenancy/index.js';
+import type { MessagingConnections } from '#messaging/connections.js';
+import type { Inbound } from '#messaging/inbound.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { chatRateLimits } from './chat/rate-limits.js';
@@ -32,8 +34,10 @@ import { createAdminUsersRouter } from './routes/admin-users.js';
 import { createChatRouter } from './routes/chat.js';
 import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
+import { createIntegrationsRouter } from './routes/integrations.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
+import { createWebhooksRouter } from './routes/webhooks.js';
 import type { ApiState } from './state.js';
 
 export interface AppDeps {
@@ -55,6 +59,13 @@ export interface AppDeps {
     transcript: Transcript;
     follower: EventFollower;
     conversations: ConversationClient;
+  };
+  messaging: {
+    connections: MessagingConnections;
+    /** Takes verified webhook deliveries in: customers' messages to their conversations, statuses. */
+    inbound: Inbound;
+    /** Outside production only: connections that accept unsigned deliveries. */
+    allowDevelopmentMode: boolean;
   };
   settings: {
     taskQueueBase: string;
@@ -85,6 +96,7 @@ export function createApp({
   checks,
   articles,
   chat,
+  messaging,
   settings,
 }: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: settings.trustProxy });
@@ -114,6 +126,13 @@ export function createApp({
       rateLimits: chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat }),
       settings: settings.chat,
     }),
+    createIntegrationsRouter({
+      tenancy,
+      connections: messaging.connections,
+      allowDevelopmentMode: messaging.allowDevelopmentMode,
+      publicBaseUrl: settings.publicBaseUrl,
+    }),
+    createWebhooksRouter({ connections: messaging.connections, inbound: messaging.inbound }),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
 
@@ -121,7 +140,8 @@ export function createApp({
   app.use(errorHandler());
   app.use(onlyUnder('/chat/', widgetCors()));
   app.use(secureHeaders());
-  app.use(jsonBody(settings.bodyLimitBytes));
+  // Webhook deliveries are verified over their exact bytes: their route reads the body itself.
+  app.use(exceptUnder('/webhooks/', jsonBody(settings.bodyLimitBytes)));
   for (const router of routers) router.middleware().forEach((middleware) => app.use(middleware));
   return app;
 }
@@ -142,4 +162,8 @@ function widgetCors(): Middleware {
 
 function onlyUnder(prefix: string, middleware: Middleware): Middleware {
   return (ctx, next) => (ctx.path.startsWith(prefix) ? middleware(ctx, next) : next());
+}
+
+function exceptUnder(prefix: string, middleware: Middleware): Middleware {
+  return (ctx, next) => (ctx.path.startsWith(prefix) ? next() : middleware(ctx, next));
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '#platform/logger.js';
 import type { ConversationRecord } from '#conversations/records.js';
-import type { ApiKey, Operator } from '#tenancy/index.js';
+import type { ApiKey, Operator, User } from '#tenancy/index.js';
 
 /** What the middleware learns about a request, typed for every router (`new Router<ApiState>()`). */
 export interface ApiState {
@@ -25,4 +25,9 @@ export interface ChatState extends ApiState {
 /** A widget request about one conversation, after the visitor's token was checked. */
 export interface VisitorState extends ChatState {
   conversation: ConversationRecord;
+}
+
+/** A dashboard-area request after `requireUser`: a tenant user (admin or agent). */
+export interface UserState extends ApiState {
+  user: User;
 }

@@ -20,6 +20,10 @@ import { createArticleFeed, removeFromKnowledge } from '#articles/ai-feed.js';
 import { createArticleSearch } from '#articles/article-search.js';
 import { createQuestionSearch } from '#articles/question-search.js';
 import { createArticleStore } from '#articles/store.js';
+import { createChannelState } from '#messaging/channel-state.js';
+import { createMessagingConnections } from '#messaging/connections.js';
+import { createInbound } from '#messaging/inbound.js';
+import { createSecretBox } from '#messaging/secret-box.js';
 import { createApp } from './app.js';
 import { createItemAcceptor } from './ingestion/accept-items.js';
 import type { ApiState } from './state.js';
@@ -51,11 +55,15 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
     config.helpCenterArticleUrl
       .replace('{knowledgeBaseId}', article.knowledgeBaseId)
       .replace('{slug}', encodeURIComponent(article.slug));
+  const tenancy = createTenancy(redis, config.redis.prefix);
+  const records = createConversationRecords(redis, config.redis.prefix);
+  const conversations = createConversationClient(temporal.client, config.temporal.taskQueue);
+  const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
 
   const app = createApp({
     logger,
     redis,
-    tenancy: createTenancy(redis, config.redis.prefix),
+    tenancy,
     temporal: temporal.client,
     jobs,
     search: createKnowledgeSearch({
@@ -76,10 +84,26 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       questionSearch: createQuestionSearch(articleStore),
     },
     chat: {
-      records: createConversationRecords(redis, config.redis.prefix),
+      records,
       transcript: createTranscript(redis, config.redis.prefix),
       follower: createEventFollower(redis, subscriber, config.redis.prefix),
-      conversations: createConversationClient(temporal.client, config.temporal.taskQueue),
+      conversations,
+    },
+    messaging: {
+      connections: createMessagingConnections(
+        redis,
+        config.redis.prefix,
+        createSecretBox({ current: requireSetting(config.secretsKey, 'SECRETS_KEY'), previous: config.previousSecretsKeys }),
+      ),
+      inbound: createInbound({
+        records,
+        channel: createChannelState(redis, config.redis.prefix),
+        conversations,
+        tenancy,
+        timers,
+        logger,
+      }),
+      allowDevelopmentMode: config.env !== 'production',
     },
     settings: {
       taskQueueBase: config.temporal.taskQueue,
@@ -91,7 +115,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       version: serviceVersion,
       trustProxy: config.trustProxy,
       chat: {
-        timers: { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs },
+        timers,
         replyTimeoutMs: config.conversations.replyTimeoutMs,
         visitorPerMinute: config.conversations.visitorPerMinute,
         operatorPerMinute: config.conversations.operatorPerMinute,

@@ -63,8 +63,13 @@ export function createConversationRecords(redis: RedisClient, prefix: string, no
 export type ConversationRecords = ReturnType<typeof createConversationRecords>;
 
 function toHash(record: ConversationRecord): Record<string, string> {
-  const { conversationId: _id, contact, agentName, ...rest } = record;
-  return { ...rest, contact: JSON.stringify(contact), agentName: agentName ?? '' };
+  const { conversationId: _id, contact, agentName, messaging, ...rest } = record;
+  return {
+    ...rest,
+    contact: JSON.stringify(contact),
+    agentName: agentName ?? '',
+    ...(messaging ? { messaging: JSON.stringify(messaging) } : {}),
+  };
 }
 
 function fromHash(conversationId: string, hash: Record<string, string>): ConversationRecord {
@@ -75,6 +80,7 @@ function fromHash(conversationId: string, hash: Record<string, string>): Convers
     knowledgeBaseId: hash.knowledgeBaseId ?? '',
     channel: (hash.channel ?? 'widget') as ConversationRecord['channel'],
     locale: hash.locale ?? 'en',
+    ...(hash.messaging ? { messaging: JSON.parse(hash.messaging) as ConversationRecord['messaging'] } : {}),
     status: (hash.status ?? 'ai') as ConversationStatus,
     visitorTokenHash: hash.visitorTokenHash ?? '',
     contact: JSON.parse(hash.contact || '{}') as Contact,

@@ -12,6 +12,7 @@ import {
 import type {
   Agent,
   ClosedBy,
+  ConversationInput,
   ConversationRef,
   ConversationStatus,
   ConversationTimers,
@@ -56,21 +57,35 @@ export function createConversationClient(client: Client, taskQueue: string) {
     }
   }
 
+  const startOptions = (conversation: ConversationRef, timers: ConversationTimers, options: { maxHistoryEvents?: number }) => ({
+    workflowId: conversationWorkflowId(conversation.tenantId, conversation.conversationId),
+    taskQueue,
+    args: [{ conversation, timers, ...options }] as [ConversationInput],
+    typedSearchAttributes: [
+      { key: tenantIdKey, value: conversation.tenantId },
+      { key: channelKey, value: conversation.channel },
+      { key: conversationStatusKey, value: 'ai' as ConversationStatus },
+    ],
+  });
+
   return {
     async start(
       conversation: ConversationRef,
       timers: ConversationTimers,
       options: { maxHistoryEvents?: number } = {},
     ): Promise<void> {
-      await client.workflow.start<typeof conversationWorkflow>('conversationWorkflow', {
-        workflowId: conversationWorkflowId(conversation.tenantId, conversation.conversationId),
-        taskQueue,
-        args: [{ conversation, timers, ...options }],
-        typedSearchAttributes: [
-          { key: tenantIdKey, value: conversation.tenantId },
-          { key: channelKey, value: conversation.channel },
-          { key: conversationStatusKey, value: 'ai' },
-        ],
+      await client.workflow.start<typeof conversationWorkflow>('conversationWorkflow', startOptions(conversation, timers, options));
+    },
+
+    /**
+     * A customer's message on the messaging channel: starts the conversation's workflow with it when
+     * none runs yet (one call, so a first message can never be separated from its conversation).
+     */
+    async receiveCustomerMessage(conversation: ConversationRef, timers: ConversationTimers, message: VisitorMessage): Promise<void> {
+      await client.workflow.signalWithStart<typeof conversationWorkflow, [VisitorMessage]>('conversationWorkflow', {
+        ...startOptions(conversation, timers, {}),
+        signal: visitorMessageSignal,
+        signalArgs: [message],
       });
     },
 

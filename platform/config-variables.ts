@@ -242,6 +242,13 @@ export const variables = {
     requiredInProduction: true,
     secret: true,
   },
+  SECRETS_PREVIOUS_KEYS: {
+    schema: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=(?: *, *[A-Za-z0-9+/]{43}=)*$' },
+    description:
+      'earlier SECRETS_KEY values (comma-separated, each a 32-byte key in base64) during a key rotation: what they sealed still opens and is re-sealed with SECRETS_KEY when next read',
+    usedBy: ['api', 'worker'],
+    secret: true,
+  },
   DATA_DIR: {
     schema: { type: 'string', minLength: 1 },
     default: '.data',

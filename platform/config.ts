@@ -29,6 +29,8 @@ export interface Config {
   adminToken?: string;
   /** 32 bytes, for AES-256-GCM; set for the API and the worker, and everywhere outside production. */
   secretsKey?: Buffer;
+  /** Earlier secrets keys (32 bytes each) that still open what they sealed during a rotation; often empty. */
+  previousSecretsKeys: Buffer[];
   dataDir: string;
   logLevel: string;
   bodyLimitBytes: number;
@@ -118,6 +120,12 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     adminToken ??= local.adminToken;
     secretsKey ??= local.secretsKey;
   }
+  // The environment's value is checked by its pattern; one from the data folder is checked here.
+  if (secretsKey !== undefined && Buffer.from(String(secretsKey), 'base64').length !== 32) {
+    throw new ConfigError([
+      `SECRETS_KEY (from ${String(values.DATA_DIR)}/secrets.json) must be 32 bytes in base64: ${specs.SECRETS_KEY!.description}`,
+    ]);
+  }
 
   const host = String(values.HOST);
   const port = Number(values.PORT);
@@ -167,6 +175,11 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     },
     ...(adminToken === undefined ? {} : { adminToken: String(adminToken) }),
     ...(secretsKey === undefined ? {} : { secretsKey: Buffer.from(String(secretsKey), 'base64') }),
+    previousSecretsKeys: String(values.SECRETS_PREVIOUS_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== '')
+      .map((key) => Buffer.from(key, 'base64')),
     dataDir: String(values.DATA_DIR),
     logLevel: String(values.LOG_LEVEL),
     bodyLimitBytes: Number(values.BODY_LIMIT_BYTES),

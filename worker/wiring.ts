@@ -6,7 +6,11 @@ import { createEmbedder } from '#activities/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
-import type { Config } from '#platform/config.js';
+import { createChannelState } from '#messaging/channel-state.js';
+import { createMessagingConnections } from '#messaging/connections.js';
+import { createGraphClient } from '#messaging/graph-client.js';
+import { createSecretBox } from '#messaging/secret-box.js';
+import { requireSetting, type Config } from '#platform/config.js';
 import type { Logger } from '#platform/logger.js';
 import { connectInBackground, createRedisClient } from '#platform/redis.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
@@ -45,6 +49,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'chunk collection not ready yet'));
   const sources = createSourceStore(redis, config.redis.prefix);
   const search = createKnowledgeSearch({ chunkIndex, embedder, sources, minSimilarity: config.searchMinSimilarity });
+  const transcript = createTranscript(redis, config.redis.prefix);
   const activities = createActivities({
     jobs: createJobStore(redis, config.redis.prefix),
     sources,
@@ -54,8 +59,18 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     taskQueueBase: config.temporal.taskQueue,
     conversations: {
       records: createConversationRecords(redis, config.redis.prefix),
-      transcript: createTranscript(redis, config.redis.prefix),
+      transcript,
       events: createEventPublisher(redis, config.redis.prefix),
+    },
+    delivery: {
+      transcript,
+      channel: createChannelState(redis, config.redis.prefix),
+      connections: createMessagingConnections(
+        redis,
+        config.redis.prefix,
+        createSecretBox({ current: requireSetting(config.secretsKey, 'SECRETS_KEY'), previous: config.previousSecretsKeys }),
+      ),
+      graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
     },
     answerQuestion: createQuestionAnswerer({
       search,

@@ -13,6 +13,8 @@ export interface OperatorStrings {
   greeting(operatorName: string): string;
   dontKnow: string;
   offerHuman: string;
+  /** The reply button offering a person on the messaging channel: at most 20 characters. */
+  handoffButton: string;
   handoffStarted: string;
   stillWaitingForAgent: string;
   agentJoined(agentName: string): string;
@@ -30,6 +32,7 @@ const strings: Record<Locale, OperatorStrings> = {
     greeting: (name) => `Hi! I'm the AI assistant of ${name}. How can I help?`,
     dontKnow: "I'm sorry, I don't know the answer to that.",
     offerHuman: 'Would you like to talk to a person from our team?',
+    handoffButton: 'Talk to a person',
     handoffStarted: "I'm passing you to a person from our team. They will reply here.",
     stillWaitingForAgent:
       'Thanks for waiting. Everyone on our team is busy right now; a person will reply here as soon as possible.',
@@ -46,6 +49,7 @@ const strings: Record<Locale, OperatorStrings> = {
     greeting: (name) => `Hallo! Ich bin der KI-Assistent von ${name}. Wie kann ich helfen?`,
     dontKnow: 'Das weiß ich leider nicht.',
     offerHuman: 'Möchten Sie mit einer Person aus unserem Team sprechen?',
+    handoffButton: 'Mit Person sprechen',
     handoffStarted: 'Ich verbinde Sie mit einer Person aus unserem Team. Sie antwortet Ihnen hier.',
     stillWaitingForAgent:
       'Danke für Ihre Geduld. Unser Team ist gerade beschäftigt; eine Person antwortet Ihnen hier so bald wie möglich.',

@@ -15,6 +15,14 @@ export interface ConversationRef {
   knowledgeBaseId: string;
   channel: Channel;
   locale: string;
+  /** Messaging channel only: the connection it came in through and the customer's platform id. */
+  messaging?: MessagingAddress;
+}
+
+export interface MessagingAddress {
+  connectionId: string;
+  /** The customer's WhatsApp id (their number's digits), where replies go. */
+  customer: string;
 }
 
 export interface ConversationTimers {

@@ -38,6 +38,13 @@ const { recordVisitorMessage, recordConversationStatus, recordAgentMessage } = p
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
+// Sending to the messaging platform: throttling and server errors back off (1 s doubling, at most
+// 30 s between tries); whatever still has not gone out is tried again after the next event.
+const { deliverMessages } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
 /** Continue as new well before Temporal's own limits, even if it has not suggested it yet. */
 const defaultMaxHistoryEvents = 2_000;
 
@@ -87,6 +94,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<vo
     const effect = conversation.nextEffect();
     if (effect) {
       await carryOut(ref, conversation, effect);
+      if (ref.channel === 'messaging') await deliver(ref);
       conversation.completeEffect();
       continue;
     }
@@ -143,6 +151,16 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
     case 'agentMessage':
       await recordAgentMessage({ conversation: ref, agent: effect.agent, messageId: effect.messageId, text: effect.text });
       return;
+  }
+}
+
+/** The messaging channel's outbound side: what the effect wrote goes out to the customer. */
+async function deliver(ref: ConversationRef): Promise<void> {
+  try {
+    await deliverMessages({ conversation: ref });
+  } catch (error) {
+    // An outage that outlasted the retries: the messages stay unsent and go out after the next event.
+    if (!(error instanceof ActivityFailure)) throw error;
   }
 }
 

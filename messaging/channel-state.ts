@@ -1,0 +1,139 @@
+import { tagUnavailable } from '#platform/dependency-errors.js';
+import type { RedisClient } from '#platform/redis.js';
+import { laterStatus, type DeliveryStatus } from './webhook-payload.js';
+
+/** The platform re-delivers for up to 7 days: a message id is remembered a little longer. */
+const seenTtlSeconds = 8 * 24 * 3600;
+/** Statuses of what we sent arrive within days; the id of a sent message is kept for a month. */
+const sentTtlSeconds = 30 * 24 * 3600;
+/** The customer-service window: free-form messages only within 24 hours of the customer's last one. */
+export const serviceWindowMs = 24 * 3600 * 1000;
+
+/** Why a message did not reach the customer, as agents see it. */
+export interface DeliveryProblem {
+  code: string;
+  message: string;
+  at: string;
+}
+
+/** What became of one message of ours on the channel. */
+export interface Delivery {
+  /** The platform's ids of the message (a long answer goes out in parts). */
+  platformIds: string[];
+  status: DeliveryStatus | 'failed';
+  problem?: DeliveryProblem;
+}
+
+/**
+ * The messaging channel's own state in Redis, beside the conversation records: which conversation
+ * each customer of a connection is in, which platform message ids were taken in already (deliveries
+ * are at least once), when the customer last wrote (the 24-hour window), and what became of each
+ * message sent to them (statuses arrive later, in any order).
+ */
+export function createChannelState(redis: RedisClient, prefix: string) {
+  const keys = {
+    customer: (connectionId: string, customer: string) => `${prefix}:messaging:customer:${connectionId}:${customer}`,
+    seen: (connectionId: string, platformId: string) => `${prefix}:messaging:seen:${connectionId}:${platformId}`,
+    conversation: (conversationId: string) => `${prefix}:messaging:conversation:${conversationId}`,
+    sent: (platformId: string) => `${prefix}:messaging:sent:${platformId}`,
+  };
+
+  async function deliveryOf(conversationId: string, messageId: string): Promise<Delivery | undefined> {
+    const value = await redis.hGet(keys.conversation(conversationId), `delivery:${messageId}`);
+    return value ? (JSON.parse(value) as Delivery) : undefined;
+  }
+
+  /** The message will not reach the customer; the conversation shows agents why. */
+  async function recordFailed(conversationId: string, messageId: string, problem: DeliveryProblem): Promise<void> {
+    const previous = await deliveryOf(conversationId, messageId);
+    const delivery: Delivery = { platformIds: previous?.platformIds ?? [], status: 'failed', problem };
+    await redis.hSet(keys.conversation(conversationId), {
+      [`delivery:${messageId}`]: JSON.stringify(delivery),
+      problem: JSON.stringify(problem),
+    });
+  }
+
+  return tagUnavailable('redis', {
+    async conversationOf(connectionId: string, customer: string): Promise<string | undefined> {
+      return (await redis.get(keys.customer(connectionId, customer))) ?? undefined;
+    },
+
+    /**
+     * Makes `candidate` the customer's conversation if it still is `previous` (none, or one that
+     * has closed); answers the one that won, so two deliveries racing for a new customer agree.
+     */
+    async claimConversation(connectionId: string, customer: string, candidate: string, previous?: string): Promise<string> {
+      const won = await redis.eval(
+        `local current = redis.call('GET', KEYS[1])
+         if current == false or current == ARGV[2] then redis.call('SET', KEYS[1], ARGV[1]) return ARGV[1] end
+         return current`,
+        { keys: [keys.customer(connectionId, customer)], arguments: [candidate, previous ?? ''] },
+      );
+      return String(won);
+    },
+
+    async wasTakenIn(connectionId: string, platformId: string): Promise<boolean> {
+      return (await redis.exists(keys.seen(connectionId, platformId))) === 1;
+    },
+
+    /** Marked once the message is durably with its conversation, never before. */
+    async markTakenIn(connectionId: string, platformId: string): Promise<void> {
+      await redis.set(keys.seen(connectionId, platformId), '1', { EX: seenTtlSeconds });
+    },
+
+    /** The customer wrote at `at` (the platform's time): the window runs 24 hours from the latest. */
+    async noteCustomerMessage(conversationId: string, at: Date): Promise<void> {
+      await redis.eval(
+        `local current = tonumber(redis.call('HGET', KEYS[1], 'lastCustomerMessageAt') or '0')
+         if tonumber(ARGV[1]) > current then redis.call('HSET', KEYS[1], 'lastCustomerMessageAt', ARGV[1]) end`,
+        { keys: [keys.conversation(conversationId)], arguments: [String(at.getTime())] },
+      );
+    },
+
+    /** Until when free-form messages may be sent; undefined when the customer never wrote. */
+    async windowOpenUntil(conversationId: string): Promise<Date | undefined> {
+      const last = await redis.hGet(keys.conversation(conversationId), 'lastCustomerMessageAt');
+      return last ? new Date(Number(last) + serviceWindowMs) : undefined;
+    },
+
+    deliveryOf,
+
+    async recordSent(conversationId: string, messageId: string, platformIds: string[]): Promise<void> {
+      const delivery: Delivery = { platformIds, status: 'sent' };
+      const multi = redis.multi().hSet(keys.conversation(conversationId), `delivery:${messageId}`, JSON.stringify(delivery));
+      for (const platformId of platformIds)
+        multi.set(keys.sent(platformId), JSON.stringify({ conversationId, messageId }), { EX: sentTtlSeconds });
+      await multi.exec();
+    },
+
+    recordFailed,
+
+    /** The latest problem of the conversation's deliveries, for the agent inbox. */
+    async problemOf(conversationId: string): Promise<DeliveryProblem | undefined> {
+      const value = await redis.hGet(keys.conversation(conversationId), 'problem');
+      return value ? (JSON.parse(value) as DeliveryProblem) : undefined;
+    },
+
+    /**
+     * A status the platform reported for one of our messages: kept only if it moves the message on
+     * (statuses come duplicated and out of order). Unknown ids (not ours, or long gone) are ignored.
+     */
+    async applyStatus(platformId: string, status: DeliveryStatus, problem?: DeliveryProblem): Promise<void> {
+      const sent = await redis.get(keys.sent(platformId));
+      if (!sent) return;
+      const { conversationId, messageId } = JSON.parse(sent) as { conversationId: string; messageId: string };
+      const delivery = await deliveryOf(conversationId, messageId);
+      if (!delivery || delivery.status === 'failed') return;
+      const next = laterStatus(delivery.status, status);
+      if (next === delivery.status) return;
+      if (next === 'failed') return recordFailed(conversationId, messageId, problem ?? unknownProblem());
+      await redis.hSet(keys.conversation(conversationId), `delivery:${messageId}`, JSON.stringify({ ...delivery, status: next }));
+    },
+  });
+}
+
+export type ChannelState = ReturnType<typeof createChannelState>;
+
+function unknownProblem(): DeliveryProblem {
+  return { code: 'failed', message: 'The platform reported the message as not delivered.', at: new Date().toISOString() };
+}

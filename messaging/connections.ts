@@ -1,0 +1,256 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tagUnavailable } from '#platform/dependency-errors.js';
+import type { RedisClient } from '#platform/redis.js';
+import { messagingKeys } from './redis-keys.js';
+import type { SecretBox } from './secret-box.js';
+
+/** `token_invalid`: the platform refused the access token; sending stops until it is replaced. */
+export type ConnectionStatus = 'active' | 'token_invalid';
+
+/**
+ * A tenant's connection to one number of the messaging platform (the contract's app connection),
+ * created from one `messaging_api` credential. This is everything but the secrets: those stay
+ * sealed in Redis and come out only through `credentialsOf`, so a record can be logged or shown.
+ */
+export interface MessagingConnection {
+  id: string;
+  /** The credential's id; the connection has its own (`id`), as the contract shows both. */
+  credentialId: string;
+  tenantId: string;
+  type: 'messaging_api';
+  name: string;
+  /** The AI operator that answers on this number. */
+  operatorId: string;
+  businessAccountId: string;
+  /** The platform's id of the number; one connection per number, across all tenants. */
+  phoneNumberId: string;
+  /** E.164. */
+  phoneNumber: string;
+  /** `v<major>.<minor>`, the Graph API version to send with. */
+  apiVersion: string;
+  /** Without an app secret, deliveries cannot be verified: the connection is not ready to receive. */
+  hasAppSecret: boolean;
+  /**
+   * Deliveries without a valid signature are accepted (a local stand-in of the platform cannot sign).
+   * For development only: never on a production connection, where it would let anyone who learns
+   * the webhook path inject messages.
+   */
+  developmentMode: boolean;
+  /** The random last segment of the callback URL: 192 bits, derived from nothing. */
+  webhookPath: string;
+  status: ConnectionStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewConnection {
+  name: string;
+  operatorId: string;
+  businessAccountId: string;
+  phoneNumberId: string;
+  phoneNumber: string;
+  apiVersion: string;
+  accessToken: string;
+  appSecret?: string;
+  developmentMode?: boolean;
+}
+
+/** The decrypted secrets of a connection: to verify deliveries, answer the handshake, and send. */
+export interface ConnectionCredentials {
+  accessToken: string;
+  appSecret?: string;
+  verifyToken: string;
+}
+
+export class PhoneNumberTakenError extends Error {
+  constructor(readonly phoneNumberId: string) {
+    super(`The number ${phoneNumberId} is already connected; one number has one connection.`);
+    this.name = 'PhoneNumberTakenError';
+  }
+}
+
+const sealedFields = {
+  accessToken: 'accessTokenSealed',
+  appSecret: 'appSecretSealed',
+  verifyToken: 'verifyTokenSealed',
+} as const;
+type SecretField = keyof typeof sealedFields;
+
+const connectionId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const webhookPathFormat = /^[A-Za-z0-9_-]{22,128}$/;
+
+/** Replaces each field only if it still holds the value that was read, so a concurrent change wins. */
+const resealScript = `
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+end
+return 0`;
+
+/**
+ * Messaging connections in Redis hashes under `prefix`, with look-ups by webhook path, by phone
+ * number id and by tenant. Secrets are sealed with `box` (AES-256-GCM), each bound to its tenant,
+ * connection and field; values sealed with a previous key are re-sealed with the current one when
+ * read. When Redis cannot be reached, every function fails with a DependencyUnavailableError.
+ */
+export function createMessagingConnections(
+  redis: RedisClient,
+  prefix: string,
+  box: SecretBox,
+  now: () => Date = () => new Date(),
+) {
+  const keys = messagingKeys(prefix);
+  const binding = (connection: Pick<MessagingConnection, 'id' | 'tenantId'>, field: SecretField) =>
+    `${connection.tenantId}:${connection.id}:${field}`;
+
+  async function get(id: string): Promise<MessagingConnection | undefined> {
+    if (!connectionId.test(id)) return undefined;
+    const hash = await redis.hGetAll(keys.connection(id));
+    return hash.tenantId ? fromHash(id, hash) : undefined;
+  }
+
+  async function getBy(indexKey: string): Promise<MessagingConnection | undefined> {
+    const id = await redis.get(indexKey);
+    return id ? get(id) : undefined;
+  }
+
+  return tagUnavailable('redis', {
+    /** Generates the webhook path and verify token. A number already connected: PhoneNumberTakenError. */
+    async create(tenantId: string, input: NewConnection): Promise<MessagingConnection> {
+      const id = randomUUID();
+      const claimed = await redis.set(keys.byPhoneNumberId(input.phoneNumberId), id, { NX: true });
+      if (claimed === null) throw new PhoneNumberTakenError(input.phoneNumberId);
+
+      const createdAt = now().toISOString();
+      const connection: MessagingConnection = {
+        id,
+        credentialId: randomUUID(),
+        tenantId,
+        type: 'messaging_api',
+        name: input.name,
+        operatorId: input.operatorId,
+        businessAccountId: input.businessAccountId,
+        phoneNumberId: input.phoneNumberId,
+        phoneNumber: input.phoneNumber,
+        apiVersion: input.apiVersion,
+        hasAppSecret: Boolean(input.appSecret),
+        developmentMode: input.developmentMode ?? false,
+        webhookPath: randomBytes(24).toString('base64url'),
+        status: 'active',
+        createdAt,
+        updatedAt: createdAt,
+      };
+      const secrets: ConnectionCredentials = {
+        accessToken: input.accessToken,
+        ...(input.appSecret ? { appSecret: input.appSecret } : {}),
+        verifyToken: randomBytes(32).toString('base64url'),
+      };
+      const sealed: Record<string, string> = {};
+      for (const field of Object.keys(sealedFields) as SecretField[]) {
+        const value = secrets[field];
+        sealed[sealedFields[field]] = value === undefined ? '' : box.seal(value, binding(connection, field));
+      }
+
+      try {
+        await redis
+          .multi()
+          .hSet(keys.connection(id), { ...toHash(connection), ...sealed })
+          .set(keys.byWebhookPath(connection.webhookPath), id)
+          .zAdd(keys.ofTenant(tenantId), { score: Date.parse(createdAt), value: id })
+          .exec();
+      } catch (error) {
+        // Give the number back, so that a retry after the failure is not refused as a duplicate.
+        await redis.del(keys.byPhoneNumberId(input.phoneNumberId)).catch(() => undefined);
+        throw error;
+      }
+      return connection;
+    },
+
+    /** A connection by id; undefined when there is none (or the id is not a UUID). */
+    get,
+
+    /** The connection whose callback URL ends in `webhookPath`: how a delivery finds its connection. */
+    async getByWebhookPath(webhookPath: string): Promise<MessagingConnection | undefined> {
+      return webhookPathFormat.test(webhookPath) ? getBy(keys.byWebhookPath(webhookPath)) : undefined;
+    },
+
+    /** The connection of the platform's number id (`metadata.phone_number_id` of a delivery). */
+    async getByPhoneNumberId(phoneNumberId: string): Promise<MessagingConnection | undefined> {
+      return getBy(keys.byPhoneNumberId(phoneNumberId));
+    },
+
+    /** Oldest first. */
+    async listForTenant(tenantId: string): Promise<MessagingConnection[]> {
+      const ids = await redis.zRange(keys.ofTenant(tenantId), 0, -1);
+      if (ids.length === 0) return [];
+      const batch = redis.multi();
+      for (const id of ids) batch.hGetAll(keys.connection(id));
+      const hashes = (await batch.exec()) as unknown as Array<Record<string, string>>;
+      return ids.flatMap((id, i) => (hashes[i]?.tenantId ? [fromHash(id, hashes[i])] : []));
+    },
+
+    /**
+     * The connection's secrets, decrypted. Values sealed with a previous key are sealed again with the
+     * current key and written back, which is what lets an old key be retired (see secret-box.ts).
+     * Throws SecretBoxError when a value cannot be opened (its key is not configured, or it was altered),
+     * and an Error when the connection does not exist.
+     */
+    async credentialsOf({ id }: Pick<MessagingConnection, 'id'>): Promise<ConnectionCredentials> {
+      const fields = Object.keys(sealedFields) as SecretField[];
+      const [tenantId, ...stored] = await redis.hmGet(keys.connection(id), [
+        'tenantId',
+        ...fields.map((field) => sealedFields[field]),
+      ]);
+      if (!tenantId || !stored[0]) throw new Error(`No messaging connection ${id}.`);
+
+      const connection = { id, tenantId };
+      const credentials: Partial<ConnectionCredentials> = {};
+      const reseal: string[] = [];
+      fields.forEach((field, i) => {
+        const sealed = stored[i];
+        if (!sealed) return;
+        const value = box.open(sealed, binding(connection, field));
+        credentials[field] = value;
+        if (box.needsResealing(sealed)) reseal.push(sealedFields[field], sealed, box.seal(value, binding(connection, field)));
+      });
+      if (reseal.length > 0) await redis.eval(resealScript, { keys: [keys.connection(id)], arguments: reseal });
+      return credentials as ConnectionCredentials;
+    },
+
+    /**
+     * The platform refused the token (error 190): the connection stops sending until the token is
+     * replaced. An unknown id changes nothing.
+     */
+    async markTokenInvalid(id: string): Promise<void> {
+      if (!(await get(id))) return;
+      await redis.hSet(keys.connection(id), { status: 'token_invalid', updatedAt: now().toISOString() });
+    },
+  });
+}
+
+export type MessagingConnections = ReturnType<typeof createMessagingConnections>;
+
+function toHash(connection: MessagingConnection): Record<string, string> {
+  const { id: _id, hasAppSecret: _derived, developmentMode, ...rest } = connection;
+  return { ...rest, developmentMode: String(developmentMode) };
+}
+
+function fromHash(id: string, hash: Record<string, string>): MessagingConnection {
+  return {
+    id,
+    credentialId: hash.credentialId ?? '',
+    tenantId: hash.tenantId!,
+    type: 'messaging_api',
+    name: hash.name ?? '',
+    operatorId: hash.operatorId ?? '',
+    businessAccountId: hash.businessAccountId ?? '',
+    phoneNumberId: hash.phoneNumberId ?? '',
+    phoneNumber: hash.phoneNumber ?? '',
+    apiVersion: hash.apiVersion ?? '',
+    hasAppSecret: Boolean(hash.appSecretSealed),
+    developmentMode: hash.developmentMode === 'true',
+    webhookPath: hash.webhookPath ?? '',
+    status: (hash.status ?? 'active') as ConnectionStatus,
+    createdAt: hash.createdAt ?? '',
+    updatedAt: hash.updatedAt ?? hash.createdAt ?? '',
+  };
+}

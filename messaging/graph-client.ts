@@ -1,0 +1,119 @@
+/**
+ * The calls the channel makes to the Graph API: send a message, mark a customer's message read.
+ * The base address comes from configuration (`GRAPH_API_BASE_URL`), never from request data, so
+ * tests point it at `testing/fake-messaging-platform.ts`. Failures throw a `GraphApiError` sorted
+ * by what to do about them; retrying is the caller's business (the activity's retry policy).
+ */
+import { classifyGraphError, GraphApiError, unansweredGraphCall } from './graph-errors.js';
+
+export { GraphApiError, kindOfErrorCode, type GraphErrorKind } from './graph-errors.js';
+
+/** The parts of a `messaging_api` credential a call needs. */
+export interface GraphCredential {
+  /** `v<major>.<minor>`, e.g. `v23.0`. */
+  apiVersion: string;
+  phoneNumberId: string;
+  accessToken: string;
+}
+
+export interface GraphClientOptions {
+  /** e.g. `https://graph.facebook.com`, without a version. */
+  baseUrl: string;
+  fetch?: typeof globalThis.fetch;
+  /** Per call, answer included. */
+  timeoutMs?: number;
+}
+
+export interface SendResult {
+  /** The platform's id of the sent message (`wamid.…`); its statuses arrive under this id. */
+  messageId: string;
+}
+
+export interface GraphClient {
+  /**
+   * Sends one message, a payload built by `outbound-message.ts`. A 200 means accepted, not delivered: a `failed` status may still follow.
+   * There is no idempotency key: a retry after a timeout (no answer) can deliver the message twice.
+   */
+  sendMessage(credential: GraphCredential, payload: object): Promise<SendResult>;
+  /** Marks a customer's message (and the ones before it) read; with `typing`, shows "typing…" for up to 25 s. */
+  markRead(credential: GraphCredential, messageId: string, options?: { typing?: boolean }): Promise<void>;
+}
+
+export function createGraphClient({ baseUrl, fetch = globalThis.fetch, timeoutMs = 10_000 }: GraphClientOptions): GraphClient {
+  const base = baseUrl.replace(/\/+$/, '');
+
+  /** POSTs to the number's `/messages` edge; answers the parsed 2xx body or throws a GraphApiError. */
+  async function postMessages(credential: GraphCredential, body: object): Promise<unknown> {
+    const { apiVersion, phoneNumberId, accessToken } = credential;
+    const url = `${base}/${encodeURIComponent(apiVersion)}/${encodeURIComponent(phoneNumberId)}/messages`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      const reason = timedOut ? `no answer within ${timeoutMs} ms` : `request failed: ${causeOf(error)}`;
+      throw unansweredGraphCall(redact(reason, accessToken));
+    }
+    const parsed = parseJson(redact(text, accessToken));
+    if (!response.ok) throw classifyGraphError(response.status, parsed);
+    return parsed;
+  }
+
+  return {
+    async sendMessage(credential, payload) {
+      const answer = await postMessages(credential, payload);
+      const messages = isRecord(answer) && Array.isArray(answer.messages) ? answer.messages : [];
+      const first: unknown = messages[0];
+      const messageId = isRecord(first) ? first.id : undefined;
+      if (typeof messageId !== 'string' || messageId === '') {
+        // Accepted, yet without an id to follow: sending again could duplicate it, so not retryable.
+        throw new GraphApiError({
+          status: 200,
+          code: null,
+          title: 'The send was answered without a message id',
+          kind: 'permanent',
+        });
+      }
+      return { messageId };
+    },
+
+    async markRead(credential, messageId, { typing = false } = {}) {
+      await postMessages(credential, {
+        messaging_product: 'whatsapp',
+        status: 'read',
+        message_id: messageId,
+        ...(typing ? { typing_indicator: { type: 'text' } } : {}),
+      });
+    },
+  };
+}
+
+/** fetch's own error says only "fetch failed"; the reason (ECONNREFUSED, …) is in its cause. */
+function causeOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** Whatever the platform or the network said, the token is not repeated into an error or a log. */
+function redact(text: string, secret: string): string {
+  return secret === '' ? text : text.replaceAll(secret, '[redacted]');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { resolveLocale } from '#activities/answering/locales.js';
+import type { Logger } from '#platform/logger.js';
+import type { ConversationRecords } from '#conversations/records.js';
+import type { ConversationClient } from '#conversations/workflow-client.js';
+import type { Tenancy } from '#tenancy/index.js';
+import type { ConversationRef, ConversationTimers } from '#workflows/conversation/types.js';
+import type { ChannelState } from './channel-state.js';
+import type { WebhookEvent } from './webhook-payload.js';
+
+/** What of a connection taking in a delivery needs. */
+export interface InboundConnection {
+  id: string;
+  tenantId: string;
+  operatorId: string;
+  phoneNumberId: string;
+}
+
+export interface InboundDeps {
+  records: Pick<ConversationRecords, 'create' | 'get' | 'remove'>;
+  channel: ChannelState;
+  conversations: Pick<ConversationClient, 'receiveCustomerMessage'>;
+  tenancy: Pick<Tenancy, 'listOperators'>;
+  timers: ConversationTimers;
+  logger: Logger;
+}
+
+export interface TakenIn {
+  messages: number;
+  duplicates: number;
+  statuses: number;
+  ignored: number;
+}
+
+/**
+ * Takes a verified webhook delivery in: each customer message goes to the customer's conversation
+ * (started with it when the customer has none open), durably, before the delivery is answered;
+ * statuses update what we sent. A message already taken in (deliveries are at least once) does
+ * nothing; it is marked only once its conversation has it, so a failure half-way loses nothing: the
+ * platform delivers again.
+ */
+export function createInbound({ records, channel, conversations, tenancy, timers, logger }: InboundDeps) {
+  async function conversationFor(
+    connection: InboundConnection,
+    customer: string,
+    customerName?: string,
+  ): Promise<ConversationRef> {
+    const current = await channel.conversationOf(connection.id, customer);
+    const open = current ? await records.get(current) : undefined;
+    if (open && open.status !== 'closed') return refOf(open);
+
+    const operator = (await tenancy.listOperators(connection.tenantId)).find(({ id }) => id === connection.operatorId);
+    if (!operator) throw new Error(`The operator ${connection.operatorId} of connection ${connection.id} no longer exists.`);
+    const ref: ConversationRef = {
+      conversationId: randomUUID(),
+      tenantId: connection.tenantId,
+      operatorId: operator.id,
+      knowledgeBaseId: operator.knowledgeBaseId,
+      channel: 'messaging',
+      locale: resolveLocale(operator.locale ?? 'en'),
+      messaging: { connectionId: connection.id, customer },
+    };
+    const created = await records.create({ ...ref, visitorTokenHash: '', contact: customerName ? { name: customerName } : {} });
+    const winner = await channel.claimConversation(connection.id, customer, ref.conversationId, current);
+    if (winner === ref.conversationId) return ref;
+    // Another delivery of the same customer got there first: theirs is the conversation.
+    await records.remove(created);
+    const theirs = await records.get(winner);
+    return theirs ? refOf(theirs) : ref;
+  }
+
+  return {
+    async takeIn(connection: InboundConnection, events: WebhookEvent[]): Promise<TakenIn> {
+      const counts: TakenIn = { messages: 0, duplicates: 0, statuses: 0, ignored: 0 };
+      for (const event of events) {
+        if (event.phoneNumberId !== connection.phoneNumberId) {
+          counts.ignored++;
+          continue;
+        }
+        switch (event.kind) {
+          case 'message': {
+            if (await channel.wasTakenIn(connection.id, event.messageId)) {
+              counts.duplicates++;
+              continue;
+            }
+            const ref = await conversationFor(connection, event.from, event.customerName);
+            await conversations.receiveCustomerMessage(ref, timers, { messageId: event.messageId, text: event.text });
+            await channel.noteCustomerMessage(ref.conversationId, new Date(event.timestamp));
+            await channel.markTakenIn(connection.id, event.messageId);
+            counts.messages++;
+            continue;
+          }
+          case 'status':
+            await channel.applyStatus(
+              event.messageId,
+              event.status,
+              event.error && {
+                code: String(event.error.code),
+                message: event.error.details || event.error.message || event.error.title,
+                at: event.timestamp,
+              },
+            );
+            counts.statuses++;
+            continue;
+          case 'reaction': {
+            // No answer to an emoji, but the customer wrote: the 24-hour window starts again.
+            const conversationId = await channel.conversationOf(connection.id, event.from);
+            if (conversationId) await channel.noteCustomerMessage(conversationId, new Date(event.timestamp));
+            counts.ignored++;
+            continue;
+          }
+          case 'error':
+            logger.warn({ connectionId: connection.id, error: event }, 'the messaging platform reported an error');
+            counts.ignored++;
+        }
+      }
+      return counts;
+    },
+  };
+}
+
+export type Inbound = ReturnType<typeof createInbound>;
+
+/** The conversation's fixed identity, as its workflow takes it, out of its record. */
+function refOf({
+  conversationId,
+  tenantId,
+  operatorId,
+  knowledgeBaseId,
+  channel,
+  locale,
+  messaging,
+}: ConversationRef): ConversationRef {
+  return { conversationId, tenantId, operatorId, knowledgeBaseId, channel, locale, ...(messaging ? { messaging } : {}) };
+}

@@ -1,0 +1,349 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import test from 'ava';
+import { createTranscript } from '#conversations/transcript.js';
+import { createConversationRecords } from '#conversations/records.js';
+import { createConversationClient } from '#conversations/workflow-client.js';
+import { createTemporalClient } from '#platform/temporal.js';
+import { chattingTenant } from '#testing/chat.js';
+import { eventually } from '#testing/eventually.js';
+import {
+  deliver,
+  graphErrors,
+  inboundOf,
+  inboundText,
+  sampleBusiness,
+  startFakeMessagingPlatform,
+  statusUpdate,
+  type FakeMessagingPlatform,
+} from '#testing/fake-messaging-platform.js';
+import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { shopItems } from '#testing/shop-content.js';
+import { createChannelState } from './channel-state.js';
+import { validateOutboundPayload } from './outbound-message.js';
+
+/*
+ * The messaging channel end to end: the real API, worker, Temporal, Weaviate and Redis, and a local
+ * fake of the messaging platform that the worker sends to and that signs deliveries to our webhook.
+ */
+
+let stack: IngestionStack;
+let platform: FakeMessagingPlatform;
+let temporal: ReturnType<typeof createTemporalClient>;
+test.before(async () => {
+  platform = await startFakeMessagingPlatform();
+  stack = await startIngestionStack({ GRAPH_API_BASE_URL: platform.url, CONVERSATION_IDLE_MINUTES: '30' });
+  temporal = createTemporalClient(stack.api.config.temporal);
+});
+test.after.always(async () => {
+  await temporal?.close();
+  await stack?.close();
+  await platform?.close();
+});
+
+const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue);
+const channel = () => createChannelState(stack.api.redis, stack.api.config.redis.prefix);
+const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
+const digits = (n: number) =>
+  Array.from(randomBytes(n), (byte) => byte % 10)
+    .join('')
+    .replace(/^0/, '1');
+
+/** A tenant with content, an admin, and a messaging connection of its own number and token. */
+async function connectedTenant() {
+  const tenant = await chattingTenant(stack.api);
+  const ingested = await stack.api.request('POST', '/ingest/bulk', {
+    headers: tenant.headers,
+    body: { items: [shopItems.returns, shopItems.shipping] },
+  });
+  await waitForJobs(stack.api, tenant.headers, ingested.body.jobIds);
+  const admin = (
+    await stack.api.admin('POST', `/admin/tenants/${tenant.tenant.id}/users`, {
+      name: 'Ada',
+      email: `ada-${randomUUID()}@shop.test`,
+      role: 'admin',
+    })
+  ).body;
+  const headers = { authorization: `Bearer ${admin.token}` };
+  const accessToken = `EAA${randomBytes(24).toString('hex')}`;
+  const appSecret = randomBytes(16).toString('hex');
+  const phoneNumberId = digits(15);
+  platform.acceptToken(accessToken);
+  const created = await stack.api.request('POST', '/integrations/credentials', {
+    headers,
+    body: {
+      type: 'messaging_api',
+      name: 'Shop on WhatsApp',
+      data: {
+        accessToken,
+        businessAccountId: sampleBusiness.businessAccountId,
+        phoneNumberId,
+        phoneNumber: `+1555${digits(7)}`,
+        apiVersion: 'v23.0',
+        appSecret,
+      },
+    },
+  });
+  if (created.status !== 201) throw new Error(`credential: ${created.status} ${JSON.stringify(created.body)}`);
+  const info = (
+    await stack.api.request('GET', `/integrations/app-connections/${created.body.connectionId}/webhook-info`, { headers })
+  ).body;
+  const webhookUrl = `${stack.api.url}/webhooks/messaging_api/${info.webhookPath}`;
+  const customer = digits(11);
+  return {
+    tenant,
+    connectionId: created.body.connectionId as string,
+    phoneNumberId,
+    accessToken,
+    appSecret,
+    webhookUrl,
+    verifyToken: info.verifyToken as string,
+    customer,
+    /** Signs and delivers a body as the platform does. */
+    send: (body: object | string) => deliver(webhookUrl, body, { appSecret }),
+    /** A text from this customer to this number. */
+    text: (text: string, id?: string) =>
+      inboundText({ text, phoneNumberId, from: customer, name: 'Grace', ...(id ? { id } : {}) }),
+    /** What the platform received for this customer, in order. */
+    received: () => platform.sent.filter((sent) => sent.phoneNumberId === phoneNumberId && sent.body.to === customer),
+    conversationId: () => channel().conversationOf(created.body.connectionId, customer),
+  };
+}
+
+type Connected = Awaited<ReturnType<typeof connectedTenant>>;
+
+/** Waits until the platform has received `count` messages for the customer; returns them. */
+async function replies(connected: Connected, count: number) {
+  const received = await eventually(
+    async () => connected.received(),
+    (sent) => sent.length >= count,
+    { timeoutMs: 30_000 },
+  );
+  if (received.length < count) throw new Error(`expected ${count} messages, the platform received ${received.length}`);
+  return received;
+}
+
+test('the verification handshake answers the challenge only for the right token and mode', async (t) => {
+  const connected = await connectedTenant();
+  const url = (query: string) => `${connected.webhookUrl}?${query}`;
+  const right = await fetch(url(`hub.mode=subscribe&hub.verify_token=${connected.verifyToken}&hub.challenge=1158201444`));
+  t.is(right.status, 200);
+  t.regex(right.headers.get('content-type') ?? '', /^text\/plain/);
+  t.is(await right.text(), '1158201444');
+
+  const wrongToken = await fetch(url(`hub.mode=subscribe&hub.verify_token=${connected.verifyToken}x&hub.challenge=1`));
+  t.is(wrongToken.status, 403);
+  t.is((await wrongToken.json()).error.code, 'forbidden');
+  t.is((await fetch(url(`hub.mode=unsubscribe&hub.verify_token=${connected.verifyToken}&hub.challenge=1`))).status, 403);
+  t.is((await fetch(url(`hub.challenge=1`))).status, 403);
+  const unknown = await fetch(
+    `${stack.api.url}/webhooks/messaging_api/${randomBytes(24).toString('base64url')}?hub.mode=subscribe`,
+  );
+  t.is(unknown.status, 404);
+  t.is((await unknown.json()).error.code, 'not_found');
+});
+
+test('deliveries must carry the signature of the exact bytes with the app secret', async (t) => {
+  const connected = await connectedTenant();
+  const body = JSON.stringify(connected.text('Hallo, wie lange dauert der Versand? ✓'));
+  t.is((await deliver(connected.webhookUrl, body, { signature: null })).status, 401, 'unsigned');
+  t.is((await deliver(connected.webhookUrl, body, { appSecret: 'another secret' })).status, 401, 'wrong secret');
+  const signedOriginal = (await import('./webhook-signature.js')).signBody(Buffer.from(body), connected.appSecret);
+  const altered = body.replace('Versand', 'Versanf');
+  t.is((await deliver(connected.webhookUrl, altered, { signature: signedOriginal })).status, 401, 'one byte changed');
+  t.is((await deliver(connected.webhookUrl, body, { signature: 'sha256=zz' })).status, 401, 'not hex');
+  t.deepEqual(connected.received(), [], 'nothing refused reached a conversation');
+
+  const accepted = await deliver(connected.webhookUrl, body, { signature: signedOriginal });
+  t.is(accepted.status, 200);
+  t.like(JSON.parse(accepted.body), { received: { messages: 1, duplicates: 0 } });
+});
+
+test('a malformed delivery is 400 and a well-signed delivery of other events is 200', async (t) => {
+  const connected = await connectedTenant();
+  const garbage = await connected.send('{"object": "whatsapp_business_account", "entry": ');
+  t.is(garbage.status, 400);
+  t.is(JSON.parse(garbage.body).error.code, 'invalid_payload');
+  t.is((await connected.send({ hello: 'world' })).status, 400);
+  const otherNumber = await connected.send(inboundText({ text: 'Hi', phoneNumberId: digits(15), from: connected.customer }));
+  t.like(JSON.parse(otherNumber.body), { received: { messages: 0, ignored: 1 } });
+  t.like(JSON.parse((await connected.send(inboundOf('webhook-errors'))).body), { received: { messages: 0 } });
+});
+
+test('a customer question gets the AI answer on the channel, labelled as AI, in its format; a duplicate does nothing', async (t) => {
+  const connected = await connectedTenant();
+  const question = connected.text('How many days do I have to return an item?');
+  const first = await connected.send(question);
+  t.like(JSON.parse(first.body), { received: { messages: 1 } });
+  const again = await connected.send(question);
+  t.like(JSON.parse(again.body), { received: { messages: 0, duplicates: 1 } });
+
+  const [answer] = await replies(connected, 1);
+  t.is(answer!.apiVersion, 'v23.0');
+  t.like(answer!.body, { messaging_product: 'whatsapp', to: connected.customer, type: 'text' });
+  const text = (answer!.body.text as { body: string }).body;
+  t.regex(text, /30 days/);
+  t.regex(text, /_AI-generated answer_$/, 'the AI label closes every AI message');
+  t.notRegex(text, /\*\*|^#/m, 'no markdown bold or headers');
+  t.deepEqual(validateOutboundPayload(answer!.body), []);
+
+  // A later question is answered after the duplicate would have been: still one answer per question.
+  await connected.send(connected.text('How long does standard delivery take?'));
+  const both = await replies(connected, 2);
+  t.regex((both[1]!.body.text as { body: string }).body, /3 to 5 business days/);
+  t.is(connected.received().length, 2);
+
+  const conversationId = await connected.conversationId();
+  const record = await createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId!);
+  t.like(record, { channel: 'messaging', contact: { name: 'Grace' }, messaging: { connectionId: connected.connectionId } });
+});
+
+test('every inbound type reaches the conversation as text or a placeholder', async (t) => {
+  const connected = await connectedTenant();
+  const samples = [
+    ['inbound-image', /^\[Image\]/],
+    ['inbound-document', /^\[Document/],
+    ['inbound-audio', /^\[(Voice message|Audio)\]/],
+    ['inbound-sticker', /^\[Sticker\]/],
+    ['inbound-location', /^\[Location\] -?\d+(\.\d+)?, -?\d+(\.\d+)?/],
+    ['inbound-unsupported', /^\[Unsupported message\]/],
+    ['inbound-button-reply', /\S/],
+    ['inbound-list-reply', /\S/],
+    ['inbound-template-button', /\S/],
+  ] as const;
+  for (const [sample] of samples) {
+    const response = await connected.send(
+      inboundOf(sample, { phoneNumberId: connected.phoneNumberId, from: connected.customer }),
+    );
+    t.like(JSON.parse(response.body), { received: { messages: 1 } }, sample);
+  }
+  const reaction = await connected.send(
+    inboundOf('inbound-reaction', { phoneNumberId: connected.phoneNumberId, from: connected.customer }),
+  );
+  t.like(JSON.parse(reaction.body), { received: { messages: 0 } }, 'a reaction is not a message to answer');
+
+  const conversationId = (await connected.conversationId())!;
+  const visitorTexts = await eventually(
+    async () => (await transcript().read(conversationId)).filter((m) => m.author === 'visitor').map((m) => m.text),
+    (texts) => texts.length >= samples.length,
+    { timeoutMs: 60_000 },
+  );
+  t.is(visitorTexts.length, samples.length);
+  samples.forEach(([sample, pattern], index) => t.regex(visitorTexts[index]!, pattern, sample));
+});
+
+test('statuses move a sent message forward, never back; a failed one is recorded with the platform error', async (t) => {
+  const connected = await connectedTenant();
+  await connected.send(connected.text('How many days do I have to return an item?'));
+  const [answer] = await replies(connected, 1);
+  const conversationId = (await connected.conversationId())!;
+  const messageId = `${answer!.messageId}`;
+  const status = (value: 'sent' | 'delivered' | 'read' | 'failed') =>
+    connected.send(
+      statusUpdate({ phoneNumberId: connected.phoneNumberId, messageId, status: value, recipientId: connected.customer }),
+    );
+  const deliveryStatus = async () => {
+    const outgoing = (await transcript().read(conversationId)).find((m) => m.author === 'ai')!;
+    return (await channel().deliveryOf(conversationId, outgoing.id))?.status;
+  };
+
+  t.is(await eventually(deliveryStatus, (value) => value === 'sent'), 'sent', 'recorded once the platform took it');
+  t.like(JSON.parse((await status('read')).body), { received: { statuses: 1 } });
+  t.is(await deliveryStatus(), 'read');
+  await status('delivered');
+  await status('delivered');
+  t.is(await deliveryStatus(), 'read', 'a late delivered does not undo read');
+
+  await connected.send(connected.text('How long does standard delivery take?'));
+  const [, second] = await replies(connected, 2);
+  await eventually(
+    async () => (await transcript().read(conversationId)).filter((m) => m.author === 'ai').length,
+    (count) => count === 2,
+  );
+  await eventually(
+    async () => {
+      const outgoing = (await transcript().read(conversationId)).filter((m) => m.author === 'ai')[1]!;
+      return (await channel().deliveryOf(conversationId, outgoing.id))?.status;
+    },
+    (value) => value === 'sent',
+  );
+  await connected.send(
+    statusUpdate({
+      phoneNumberId: connected.phoneNumberId,
+      messageId: second!.messageId,
+      status: 'failed',
+      recipientId: connected.customer,
+    }),
+  );
+  const problem = await channel().problemOf(conversationId);
+  t.like(problem, { code: '131047' });
+});
+
+test('an answer that found nothing offers a person as a valid reply button; tapping it hands the customer over', async (t) => {
+  const connected = await connectedTenant();
+  await connected.send(connected.text('Do you sell submarines with a warp drive?'));
+  const [offer] = await replies(connected, 1);
+  t.is(offer!.body.type, 'interactive');
+  t.deepEqual(validateOutboundPayload(offer!.body), []);
+  const interactive = offer!.body.interactive as any;
+  t.is(interactive.type, 'button');
+  t.true(interactive.action.buttons.length <= 3);
+  for (const button of interactive.action.buttons) t.true([...button.reply.title].length <= 20);
+  t.regex(interactive.body.text, /_AI-generated answer_/);
+
+  const tap = inboundOf('inbound-button-reply', { phoneNumberId: connected.phoneNumberId, from: connected.customer });
+  tap.entry[0].changes[0].value.messages[0].interactive.button_reply = interactive.action.buttons[0].reply;
+  await connected.send(tap);
+  const conversationId = (await connected.conversationId())!;
+  const record = await eventually(
+    () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId),
+    (value) => value?.status === 'waiting_for_agent',
+  );
+  t.is(record?.status, 'waiting_for_agent');
+});
+
+test('throttling and server errors are retried until the answer goes out', async (t) => {
+  const connected = await connectedTenant();
+  platform.failNext(2, graphErrors.throughput);
+  await connected.send(connected.text('How many days do I have to return an item?'));
+  const [answer] = await replies(connected, 1);
+  t.regex((answer!.body.text as { body: string }).body, /30 days/);
+  t.true(platform.requests.filter((request) => request.code === 130429).length >= 2);
+});
+
+test('a revoked token is recorded on the conversation and the connection; the customer is not retried forever', async (t) => {
+  const connected = await connectedTenant();
+  platform.revokeToken(connected.accessToken);
+  await connected.send(connected.text('How many days do I have to return an item?'));
+  const conversationId = await eventually(
+    () => connected.conversationId(),
+    (id) => id !== undefined,
+  );
+  const problem = await eventually(
+    () => channel().problemOf(conversationId!),
+    (value) => value !== undefined,
+    { timeoutMs: 30_000 },
+  );
+  t.like(problem, { code: 'token_invalid' });
+  t.deepEqual(connected.received(), []);
+});
+
+test('outside the 24-hour window an agent reply is refused before it reaches the platform', async (t) => {
+  const connected = await connectedTenant();
+  await connected.send(connected.text('How many days do I have to return an item?'));
+  await replies(connected, 1);
+  const conversationId = (await connected.conversationId())!;
+  // The customer last wrote 25 hours ago.
+  await stack.api.redis.hSet(`${stack.api.config.redis.prefix}:messaging:conversation:${conversationId}`, {
+    lastCustomerMessageAt: String(Date.now() - 25 * 3600 * 1000),
+  });
+  const record = await createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId);
+  const agent = { agentId: 'agent-1', name: 'Ada' };
+  await agents().takeOver(record!, agent);
+  await agents().agentReply(record!, { agentId: agent.agentId, messageId: randomUUID(), text: 'Hello again!' });
+  const problem = await eventually(
+    () => channel().problemOf(conversationId),
+    (value) => value?.code === 'window_closed',
+  );
+  t.like(problem, { code: 'window_closed' });
+  t.is(connected.received().length, 1, 'only the answer from inside the window went out');
+});

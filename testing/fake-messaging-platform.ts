@@ -1,0 +1,369 @@
+/**
+ * A stand-in for the WhatsApp Cloud API on 127.0.0.1, for tests that need real HTTP both ways.
+ *
+ * Graph side: `POST /<version>/<phone-number-id>/messages` checks the Bearer token, the version,
+ * the number id and the payload as the platform does, and answers with the platform's bodies:
+ * a fresh `wamid.` for a message, `{ success: true }` for mark-as-read, and Graph errors for
+ * everything else (190 wrong token, 131009 invalid payload, 131026 unreachable customer, and any
+ * failure a test scripts with `failNext`). Point `GRAPH_API_BASE_URL` at `url`.
+ *
+ * Webhook side: `deliver` POSTs a delivery to our callback the way the platform does: compact
+ * JSON with non-ASCII written as `\uXXXX` escapes, signed over those exact bytes. The builders
+ * make realistic deliveries out of the samples in `messaging-samples/`.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { validateOutboundPayload } from '#messaging/outbound-message.js';
+import { signBody } from '#messaging/webhook-signature.js';
+
+/** The token accepted unless `accessTokens` says otherwise. */
+export const fakeAccessToken = 'EAAFakeSystemUserToken0123456789';
+
+/** The samples' business: the WhatsApp Business Account and the number's id and digits. */
+export const sampleBusiness = {
+  businessAccountId: '102938475610293',
+  phoneNumberId: '109283746501928',
+  displayPhoneNumber: '15550100123',
+} as const;
+
+/** A Graph error a test scripts: the HTTP status and the body's code, message and details. */
+export interface ScriptedGraphError {
+  status: number;
+  code: number;
+  message: string;
+  details?: string;
+  subcode?: number;
+}
+
+/** The platform's answers to the failures tests script most, worded as the platform words them. */
+export const graphErrors = {
+  throughput: {
+    status: 400,
+    code: 130429,
+    message: '(#130429) Rate limit hit',
+    details: 'Cloud API message throughput has been reached.',
+  },
+  pairRateLimit: {
+    status: 400,
+    code: 131056,
+    message: '(#131056) (Business Account, Consumer Account) pair rate limit hit',
+    details:
+      'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time.',
+  },
+  serverError: {
+    status: 500,
+    code: 131000,
+    message: '(#131000) Something went wrong',
+    details: 'Message failed to send due to an unknown error.',
+  },
+  outsideWindow: {
+    status: 400,
+    code: 131047,
+    message: '(#131047) Re-engagement message',
+    details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+  },
+  tokenExpired: {
+    status: 401,
+    code: 190,
+    subcode: 463,
+    message: 'Error validating access token: Session has expired.',
+  },
+} satisfies Record<string, ScriptedGraphError>;
+
+export interface SentMessage {
+  apiVersion: string;
+  phoneNumberId: string;
+  body: Record<string, unknown>;
+  /** The id the send was answered with. */
+  messageId: string;
+  at: string;
+}
+
+export interface ReadReceipt {
+  apiVersion: string;
+  phoneNumberId: string;
+  messageId: string;
+  typing: boolean;
+  at: string;
+}
+
+export interface FakeMessagingPlatform {
+  /** The Graph base address, without a version: what `GRAPH_API_BASE_URL` is set to. */
+  url: string;
+  /** Messages accepted, in order. */
+  sent: SentMessage[];
+  /** Mark-as-read calls accepted, in order. */
+  reads: ReadReceipt[];
+  /** Every request with its answer's status and error code, failures included (to count retries). */
+  requests: Array<{ path: string; status: number; code?: number }>;
+  /** The next `count` message sends (not mark-as-read calls) answer `error`. */
+  failNext(count: number, error: ScriptedGraphError): void;
+  acceptToken(token: string): void;
+  /** From now on the token is refused with 401, code 190, as a revoked token is. */
+  revokeToken(token: string): void;
+  /** Sends to this customer answer 400, code 131026 (not on WhatsApp, or has blocked the business). */
+  unavailable(waId: string): void;
+  close(): Promise<void>;
+}
+
+type GraphAnswer = { status: number; body: object };
+
+export async function startFakeMessagingPlatform({
+  accessTokens = [fakeAccessToken],
+}: { accessTokens?: string[] } = {}): Promise<FakeMessagingPlatform> {
+  const tokens = new Set(accessTokens);
+  const unreachable = new Set<string>();
+  const failures: ScriptedGraphError[] = [];
+  const sent: SentMessage[] = [];
+  const reads: ReadReceipt[] = [];
+  const requests: FakeMessagingPlatform['requests'] = [];
+
+  async function answer(request: IncomingMessage): Promise<GraphAnswer> {
+    const authorization = request.headers.authorization ?? '';
+    if (!authorization.startsWith('Bearer ')) {
+      return graphError(400, 104, 'An access token is required to request this resource.');
+    }
+    if (!tokens.has(authorization.slice('Bearer '.length))) {
+      return graphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
+    }
+    const [, apiVersion = '', phoneNumberId = ''] = /^\/([^/]*)\/([^/]*)\/messages$/.exec(request.url ?? '') ?? [];
+    if (request.method !== 'POST' || !/^v\d+\.\d+$/.test(apiVersion)) {
+      return graphError(400, 100, `Unknown path components: ${request.url}`, { type: 'GraphMethodException' });
+    }
+    if (!/^\d+$/.test(phoneNumberId)) {
+      const message = `Unsupported post request. Object with ID '${phoneNumberId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`;
+      return graphError(400, 100, message, { type: 'GraphMethodException', subcode: 33 });
+    }
+    const body = parseObject(await readBody(request));
+    if (!body) return graphError(400, 100, '(#100) Invalid parameter');
+    if (body.messaging_product !== 'whatsapp') {
+      return graphError(400, 100, '(#100) The parameter messaging_product is required.');
+    }
+    const at = new Date().toISOString();
+
+    if (body.status === 'read') {
+      if (typeof body.message_id !== 'string') return graphError(400, 100, '(#100) The parameter message_id is required.');
+      reads.push({ apiVersion, phoneNumberId, messageId: body.message_id, typing: body.typing_indicator !== undefined, at });
+      return { status: 200, body: { success: true } };
+    }
+
+    const scripted = failures.shift();
+    if (scripted) return graphError(scripted.status, scripted.code, scripted.message, scripted);
+    const problems = validateOutboundPayload(body);
+    if (problems.length > 0) return graphError(400, 131009, '(#131009) Parameter value is not valid', { details: problems[0] });
+    const to = String(body.to);
+    const waId = to.replace(/^\+/, '');
+    if (unreachable.has(waId)) {
+      return graphError(400, 131026, '(#131026) Message Undeliverable.', { details: 'Message Undeliverable.' });
+    }
+
+    const messageId = newMessageId();
+    sent.push({ apiVersion, phoneNumberId, body, messageId, at });
+    return {
+      status: 200,
+      body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: waId }], messages: [{ id: messageId }] },
+    };
+  }
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    answer(request)
+      .catch((): GraphAnswer => graphError(500, 1, 'An unknown error occurred'))
+      .then(({ status, body }) => {
+        const code = 'error' in body ? (body.error as { code: number }).code : undefined;
+        requests.push({ path: request.url ?? '', status, ...(code === undefined ? {} : { code }) });
+        response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    sent,
+    reads,
+    requests,
+    failNext(count, error) {
+      for (let i = 0; i < count; i++) failures.push(error);
+    },
+    acceptToken: (token) => void tokens.add(token),
+    revokeToken: (token) => void tokens.delete(token),
+    unavailable: (waId) => void unreachable.add(waId.replace(/^\+/, '')),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve();
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** A Graph error body; WhatsApp codes carry `error_data`, Graph's own (100, 104, 190) do not. */
+function graphError(
+  status: number,
+  code: number,
+  message: string,
+  { details, subcode, type = 'OAuthException' }: { details?: string; subcode?: number; type?: string } = {},
+): GraphAnswer {
+  const error = {
+    message,
+    type,
+    code,
+    ...(details === undefined ? {} : { error_data: { messaging_product: 'whatsapp', details } }),
+    ...(subcode === undefined ? {} : { error_subcode: subcode }),
+    fbtrace_id: randomBytes(24)
+      .toString('base64')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(0, 23),
+  };
+  return { status, body: { error } };
+}
+
+// ---- The webhook side -------------------------------------------------------------------------
+
+/** Options of `deliver`: sign with `appSecret`, or send `signature` as it is, or no header when it is null. */
+export interface DeliverOptions {
+  appSecret?: string;
+  signature?: string | null;
+}
+
+/** POSTs a delivery to our callback as the platform would; answers our status and body. */
+export async function deliver(
+  webhookUrl: string,
+  body: object | string,
+  { appSecret, signature }: DeliverOptions = {},
+): Promise<{ status: number; body: string }> {
+  const raw = typeof body === 'string' ? body : platformJson(body);
+  const header = signature !== undefined ? signature : appSecret !== undefined ? signBody(Buffer.from(raw), appSecret) : null;
+  const response = await fetch(webhookUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(header === null ? {} : { 'x-hub-signature-256': header }) },
+    body: raw,
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+/** JSON as the platform writes it: compact, every non-ASCII code unit as a lowercase `\uXXXX` escape. */
+export function platformJson(body: unknown): string {
+  return JSON.stringify(body).replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A sample of `testing/messaging-samples/`, by file name without `.json`, parsed afresh. */
+export function readSample(name: string): any {
+  return JSON.parse(readFileSync(new URL(`./messaging-samples/${name}.json`, import.meta.url), 'utf8'));
+}
+
+export interface InboundOverrides {
+  phoneNumberId?: string;
+  /** The customer's wa_id. */
+  from?: string;
+  name?: string;
+  /** The message's (or status's) wamid; a fresh one by default, so that no two deliveries look like duplicates. */
+  id?: string;
+  /** When the customer sent it; now by default, so that the 24-hour window is open. */
+  timestamp?: Date;
+}
+
+/**
+ * A sample delivery (`inbound-image`, `status-read`, …) rewritten for a test: its business number,
+ * customer, message id and time replaced wherever they appear.
+ */
+export function inboundOf(sampleName: string, overrides: InboundOverrides = {}): any {
+  const delivery = readSample(sampleName);
+  const id = overrides.id ?? newMessageId();
+  const timestamp = unixSeconds(overrides.timestamp ?? new Date());
+  for (const entry of delivery.entry) {
+    for (const { value } of entry.changes) {
+      if (overrides.phoneNumberId) value.metadata.phone_number_id = overrides.phoneNumberId;
+      for (const contact of value.contacts ?? []) {
+        if (overrides.from) contact.wa_id = overrides.from;
+        if (overrides.name) contact.profile.name = overrides.name;
+      }
+      for (const item of [...(value.messages ?? []), ...(value.statuses ?? [])]) {
+        Object.assign(item, { id, timestamp });
+        if (overrides.from && 'from' in item) item.from = overrides.from;
+        if (overrides.from && 'recipient_id' in item) item.recipient_id = overrides.from;
+      }
+    }
+  }
+  return delivery;
+}
+
+/** A customer's text message, as the platform delivers it. */
+export function inboundText({ text, ...overrides }: InboundOverrides & { text: string }): any {
+  const delivery = inboundOf('inbound-text', overrides);
+  delivery.entry[0].changes[0].value.messages[0].text.body = text;
+  return delivery;
+}
+
+/** A status of one of our messages; `failed` carries `error` (131047 by default, the window having closed). */
+export function statusUpdate({
+  phoneNumberId = sampleBusiness.phoneNumberId,
+  messageId,
+  status,
+  recipientId,
+  error = { code: 131047, title: 'Re-engagement message', details: graphErrors.outsideWindow.details },
+  timestamp = new Date(),
+}: {
+  phoneNumberId?: string;
+  messageId: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  recipientId: string;
+  error?: { code: number; title: string; details?: string };
+  timestamp?: Date;
+}): any {
+  const pricing = { billable: false, pricing_model: 'PMP', category: 'service', type: 'free_customer_service' };
+  const failure = {
+    code: error.code,
+    title: error.title,
+    message: error.title,
+    ...(error.details ? { error_data: { details: error.details } } : {}),
+    href: 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/',
+  };
+  const item = {
+    id: messageId,
+    status,
+    timestamp: unixSeconds(timestamp),
+    recipient_id: recipientId,
+    ...(status === 'sent' || status === 'delivered' ? { pricing } : {}),
+    ...(status === 'failed' ? { errors: [failure] } : {}),
+  };
+  return envelope(phoneNumberId, { statuses: [item] });
+}
+
+function envelope(phoneNumberId: string, value: object): object {
+  const metadata = { display_phone_number: sampleBusiness.displayPhoneNumber, phone_number_id: phoneNumberId };
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: sampleBusiness.businessAccountId,
+        changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata, ...value } }],
+      },
+    ],
+  };
+}
+
+function newMessageId(): string {
+  return `wamid.HBgL${randomBytes(30).toString('base64')}`;
+}
+
+function unixSeconds(date: Date): string {
+  return String(Math.floor(date.getTime() / 1000));
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
