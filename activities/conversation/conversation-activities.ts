@@ -87,7 +87,7 @@ export function createConversationActivities({
       context.log.info('answered', { outcome: answer.outcome, generator: answer.generator, citations: answer.citations.length });
       await publish(ref, { type: 'citations', replyTo, citations: answer.citations });
       await finish(ref, aiAnswerMessage({ ...reply, createdAt: now().toISOString() }, answer), 'ai');
-      return { handoffRequested: false };
+      return { handoffRequested: false, outcome: answer.outcome };
     },
 
     /**

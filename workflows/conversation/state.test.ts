@@ -133,3 +133,15 @@ test('a snapshot restores the same conversation', (t) => {
   t.false(restored.receive(message('m1'), 3), 'seen ids survive');
   t.deepEqual(drain(restored), ['visitorMessage', 'status:waiting_for_agent:handoffStarted']);
 });
+
+test('the AI hands the customer to a person after finding nothing twice in a row; an answer starts the count over', (t) => {
+  const conversation = Conversation.start(0);
+  t.false(conversation.noteAnswer('unknown', 1));
+  t.false(conversation.noteAnswer('answered', 2));
+  t.false(conversation.noteAnswer('unknown', 3));
+  t.is(conversation.status, 'ai');
+  t.true(conversation.noteAnswer('unknown', 4));
+  t.is(conversation.status, 'waiting_for_agent');
+  t.deepEqual(drain(conversation), ['status:waiting_for_agent:handoffStarted']);
+  t.false(conversation.noteAnswer('unknown', 5), 'already with the people');
+});

@@ -8,10 +8,14 @@ import type {
   ConversationTimers,
   HandoffBy,
   VisitorMessage,
+  VisitorMessageResult,
 } from './types.js';
 
 /** How many recent message ids are remembered to drop redeliveries. */
 const seenLimit = 500;
+
+/** Answers in a row that find nothing before the AI hands the customer to a person. */
+export const aiHandoffAfterUnknowns = 2;
 
 export type DueTimer = 'agentWaitNotice' | 'idle';
 
@@ -36,6 +40,7 @@ export class Conversation {
       seenMessageIds: [],
       pending: [],
       nextEffectId: 1,
+      unansweredInARow: 0,
     });
   }
 
@@ -73,6 +78,22 @@ export class Conversation {
     const notice = options.announced ? null : 'handoffStarted';
     this.enqueue({ kind: 'status', status: 'waiting_for_agent', notice, agent: null }, options.first ? 1 : undefined);
     return true;
+  }
+
+  /**
+   * The AI answered a message. Having found nothing `aiHandoffAfterUnknowns` times in a row, it hands
+   * the customer to a person instead of failing them again; any real answer starts the count over.
+   * Answers whether that handoff happened.
+   */
+  noteAnswer(outcome: VisitorMessageResult['outcome'], now: number): boolean {
+    if (outcome !== 'unknown') {
+      this.state.unansweredInARow = 0;
+      return false;
+    }
+    this.state.unansweredInARow = (this.state.unansweredInARow ?? 0) + 1;
+    if (this.state.unansweredInARow < aiHandoffAfterUnknowns) return false;
+    this.state.unansweredInARow = 0;
+    return this.requestHandoff('ai', now, { first: true });
   }
 
   /** Why `agent` may not take over now, or null when it may. */

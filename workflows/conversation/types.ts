@@ -69,6 +69,8 @@ export interface ConversationSnapshot {
   pending: QueuedEffect[];
   /** The id the next queued effect gets; an update waits until its own effect has left the queue. */
   nextEffectId: number;
+  /** Answers in a row that found nothing in the knowledge base (absent in older snapshots: 0). */
+  unansweredInARow?: number;
 }
 
 /** A notice the operator posts into the conversation when its status changes. */
@@ -87,4 +89,6 @@ export type QueuedEffect = ConversationEffect & { id: number };
 export interface VisitorMessageResult {
   /** The visitor asked for a person: the conversation moves to `waiting_for_agent`. */
   handoffRequested: boolean;
+  /** What the answer was: `unknown` when the knowledge base held nothing to answer with. */
+  outcome?: 'answered' | 'unknown' | 'handoff' | 'failed';
 }

@@ -126,6 +126,7 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
       try {
         const result = await answerVisitorMessage({ conversation: ref, message: effect.message });
         if (result.handoffRequested) conversation.requestHandoff('visitor', Date.now(), { first: true, announced: true });
+        else conversation.noteAnswer(result.outcome, Date.now());
       } catch (error) {
         if (!(error instanceof ActivityFailure)) throw error;
         // The answer failed for good (an outage outlasted the retries): say so instead of going quiet.

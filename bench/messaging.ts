@@ -1,0 +1,142 @@
+/**
+ * `npm run bench:messaging [-- --deliveries 500 --customers 100]`: the messaging channel on a stack
+ * of its own (API and worker processes, real Temporal, Weaviate and Redis), with the local fake of
+ * the messaging platform both sending signed deliveries to our webhook and receiving our replies.
+ *  - webhook acknowledgement: signed text deliveries from many customers, 8 in flight; from sending
+ *    until our 200 (signature check, conversation found or started, signal durable in Temporal);
+ *    beside it the same run's bare `/live` route as the baseline;
+ *  - inbound to outbound: one question per customer, one at a time on the idle stack; from the
+ *    delivery until the platform receives the AI's answer (default extractive composer).
+ * Goals: acknowledgement p99 under 50 ms, reply p95 under 1 s.
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import pLimit from 'p-limit';
+import { evalCorpus } from '../eval/corpus.js';
+import { deliver, inboundText, sampleBusiness, startFakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
+import { createMeasuredTenant, ingestAll, percentile, round, startMeasuredStack } from './measured-stack.js';
+
+const { values: args } = parseArgs({
+  options: { deliveries: { type: 'string', default: '500' }, customers: { type: 'string', default: '100' } },
+});
+const deliveryCount = Number(args.deliveries);
+const customerCount = Number(args.customers);
+
+const platform = await startFakeMessagingPlatform();
+const stack = await startMeasuredStack('bench-messaging', { GRAPH_API_BASE_URL: platform.url });
+try {
+  await stack.startApps();
+  const tenant = await createMeasuredTenant(stack, ['iq:import', 'iq:read']);
+  const { failed } = await ingestAll(stack, tenant, evalCorpus);
+  if (failed > 0) throw new Error(`${failed} items failed to ingest`);
+
+  const admin = await stack.admin.request<{ token: string }>('POST', `/admin/tenants/${tenant.tenantId}/users`, {
+    name: 'Bench admin',
+    email: 'bench@example.com',
+    role: 'admin',
+  });
+  const appSecret = randomBytes(16).toString('hex');
+  const userHeaders = { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' };
+  const credential = await (
+    await fetch(`${stack.apiUrl}/integrations/credentials`, {
+      method: 'POST',
+      headers: userHeaders,
+      body: JSON.stringify({
+        type: 'messaging_api',
+        name: 'Bench number',
+        data: {
+          accessToken: 'EAAFakeSystemUserToken0123456789',
+          businessAccountId: sampleBusiness.businessAccountId,
+          phoneNumberId: sampleBusiness.phoneNumberId,
+          phoneNumber: '+15550100123',
+          apiVersion: 'v23.0',
+          appSecret,
+        },
+      }),
+    })
+  ).json();
+  const info = await (
+    await fetch(`${stack.apiUrl}/integrations/app-connections/${credential.connectionId}/webhook-info`, { headers: userHeaders })
+  ).json();
+  const webhookUrl = `${stack.apiUrl}/webhooks/messaging_api/${info.webhookPath}`;
+  const phoneNumberId = sampleBusiness.phoneNumberId;
+  const customers = Array.from({ length: customerCount }, (_, i) => `4915${String(100_000_000 + i)}`);
+  const questions = evalCorpus.map((item) => `What about ${item.data.title}?`);
+
+  // Warm-up: connections, the first workflows and activities.
+  for (const from of customers.slice(0, 5))
+    await deliver(webhookUrl, inboundText({ text: 'Hi', phoneNumberId, from }), { appSecret });
+
+  // 1. Acknowledgement, under a steady load of 8 deliveries in flight.
+  const ackMs: number[] = [];
+  const inFlight = pLimit(8);
+  await Promise.all(
+    Array.from({ length: deliveryCount }, (_, i) =>
+      inFlight(async () => {
+        const body = inboundText({
+          text: questions[i % questions.length]!,
+          phoneNumberId,
+          from: customers[i % customers.length],
+        });
+        const started = performance.now();
+        const { status } = await deliver(webhookUrl, body, { appSecret });
+        ackMs.push(performance.now() - started);
+        if (status !== 200) throw new Error(`delivery answered ${status}`);
+      }),
+    ),
+  );
+  const liveMs: number[] = [];
+  await Promise.all(
+    Array.from({ length: deliveryCount }, () =>
+      inFlight(async () => {
+        const started = performance.now();
+        await (await fetch(`${stack.apiUrl}/live`)).arrayBuffer();
+        liveMs.push(performance.now() - started);
+      }),
+    ),
+  );
+
+  // Let the worker answer the load before measuring replies on an idle stack.
+  await waitFor(() => platform.sent.length >= deliveryCount + 5, 180_000);
+
+  // 2. Inbound to outbound, one customer at a time, each a new customer (a new conversation).
+  const replyMs: number[] = [];
+  for (let i = 0; i < customerCount; i++) {
+    const from = `4930${String(200_000_000 + i)}`;
+    const before = platform.sent.length;
+    const started = Date.now();
+    await deliver(webhookUrl, inboundText({ text: questions[i % questions.length]!, phoneNumberId, from }), { appSecret });
+    await waitFor(() => platform.sent.slice(before).some((sent) => sent.body.to === from), 30_000);
+    const reply = platform.sent.slice(before).find((sent) => sent.body.to === from)!;
+    replyMs.push(Date.parse(reply.at) - started);
+  }
+
+  const figures = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return { p50: round(percentile(sorted, 0.5)), p95: round(percentile(sorted, 0.95)), p99: round(percentile(sorted, 0.99)) };
+  };
+  const ack = figures(ackMs);
+  const live = figures(liveMs);
+  const reply = figures(replyMs);
+  console.log(`\nbench:messaging (${deliveryCount} deliveries from ${customerCount} customers, profile ${stack.profile})`);
+  console.table({
+    'webhook acknowledgement (ms)': ack,
+    'baseline: GET /live (ms)': live,
+    'inbound → reply at the platform (ms)': reply,
+  });
+  console.log(`acknowledgement p99 / baseline p99: ${round(ack.p99 / live.p99)}`);
+  console.log(
+    `goal: acknowledgement p99 < 50 ms: ${ack.p99 < 50 ? 'met' : 'NOT met'}; reply p95 < 1000 ms: ${reply.p95 < 1000 ? 'met' : 'NOT met'}`,
+  );
+} finally {
+  await stack.stop();
+  await platform.close();
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
