@@ -18,12 +18,15 @@ import type { ArticleStore } from '#articles/store.js';
 import type { Tenancy } from '#tenancy/index.js';
 import type { MessagingConnections } from '#messaging/connections.js';
 import type { Inbound } from '#messaging/inbound.js';
+import type { ChannelState } from '#messaging/channel-state.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { chatRateLimits } from './chat/rate-limits.js';
 import { rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
+import { createAgentRouter } from './routes/agent.js';
+import { createAgentPageRouter } from './routes/agent-page.js';
 import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
 import { createAdminArticlesRouter } from './routes/admin-articles.js';
 import { createArticleQuestionsRouter } from './routes/article-questions.js';
@@ -64,6 +67,8 @@ export interface AppDeps {
     connections: MessagingConnections;
     /** Takes verified webhook deliveries in: customers' messages to their conversations, statuses. */
     inbound: Inbound;
+    /** The channel's state the agent inbox shows: the 24-hour window and delivery problems. */
+    channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
     /** Outside production only: connections that accept unsigned deliveries. */
     allowDevelopmentMode: boolean;
   };
@@ -133,6 +138,8 @@ export function createApp({
       publicBaseUrl: settings.publicBaseUrl,
     }),
     createWebhooksRouter({ connections: messaging.connections, inbound: messaging.inbound }),
+    createAgentRouter({ tenancy, redis, redisPrefix: settings.redisPrefix, ...chat, channel: messaging.channel }),
+    createAgentPageRouter(),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
 

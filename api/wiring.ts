@@ -23,7 +23,7 @@ import { createArticleStore } from '#articles/store.js';
 import { createChannelState } from '#messaging/channel-state.js';
 import { createMessagingConnections } from '#messaging/connections.js';
 import { createInbound } from '#messaging/inbound.js';
-import { createSecretBox } from '#messaging/secret-box.js';
+import { secretBoxFromConfig } from '#messaging/secret-box.js';
 import { createApp } from './app.js';
 import { createItemAcceptor } from './ingestion/accept-items.js';
 import type { ApiState } from './state.js';
@@ -58,6 +58,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   const tenancy = createTenancy(redis, config.redis.prefix);
   const records = createConversationRecords(redis, config.redis.prefix);
   const conversations = createConversationClient(temporal.client, config.temporal.taskQueue);
+  const channel = createChannelState(redis, config.redis.prefix);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
 
   const app = createApp({
@@ -90,19 +91,16 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       conversations,
     },
     messaging: {
-      connections: createMessagingConnections(
-        redis,
-        config.redis.prefix,
-        createSecretBox({ current: requireSetting(config.secretsKey, 'SECRETS_KEY'), previous: config.previousSecretsKeys }),
-      ),
+      connections: createMessagingConnections(redis, config.redis.prefix, secretBoxFromConfig(config)),
       inbound: createInbound({
         records,
-        channel: createChannelState(redis, config.redis.prefix),
+        channel,
         conversations,
         tenancy,
         timers,
         logger,
       }),
+      channel,
       allowDevelopmentMode: config.env !== 'production',
     },
     settings: {

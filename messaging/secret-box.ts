@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { requireSetting, type Config } from '#platform/config.js';
 
 /**
  * Encryption at rest of the messaging credentials (access token, app secret, verify token) with
@@ -128,3 +129,8 @@ function decode(text: string, length?: number): Buffer {
 
 const malformed = () =>
   new SecretBoxError('malformed', 'The sealed value is malformed: it was tampered with or was not sealed by this service.');
+
+/** The process's secret box, from `SECRETS_KEY` and `SECRETS_PREVIOUS_KEYS`, as the API and the worker both build it. */
+export function secretBoxFromConfig(config: Pick<Config, 'secretsKey' | 'previousSecretsKeys'>): SecretBox {
+  return createSecretBox({ current: requireSetting(config.secretsKey, 'SECRETS_KEY'), previous: config.previousSecretsKeys });
+}

@@ -9,8 +9,8 @@ import { createTranscript } from '#conversations/transcript.js';
 import { createChannelState } from '#messaging/channel-state.js';
 import { createMessagingConnections } from '#messaging/connections.js';
 import { createGraphClient } from '#messaging/graph-client.js';
-import { createSecretBox } from '#messaging/secret-box.js';
-import { requireSetting, type Config } from '#platform/config.js';
+import { secretBoxFromConfig } from '#messaging/secret-box.js';
+import type { Config } from '#platform/config.js';
 import type { Logger } from '#platform/logger.js';
 import { connectInBackground, createRedisClient } from '#platform/redis.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
@@ -65,11 +65,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     delivery: {
       transcript,
       channel: createChannelState(redis, config.redis.prefix),
-      connections: createMessagingConnections(
-        redis,
-        config.redis.prefix,
-        createSecretBox({ current: requireSetting(config.secretsKey, 'SECRETS_KEY'), previous: config.previousSecretsKeys }),
-      ),
+      connections: createMessagingConnections(redis, config.redis.prefix, secretBoxFromConfig(config)),
       graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
     },
     answerQuestion: createQuestionAnswerer({

@@ -1,0 +1,286 @@
+/**
+ * The inbox page's script, served as `/agent/app.js` (a module, no build step, no dependencies).
+ * Everything from the API is put on the page with `textContent`: transcripts are written by
+ * customers and must never become markup. The two event streams are read with `fetch`, so the token
+ * travels in the Authorization header rather than in URLs; a dropped stream reconnects after 3 s.
+ * (Kept free of backticks and dollar-brace so it can live in this template literal.)
+ */
+export const agentPageScript = String.raw`
+const tokenKey = 'agentInboxToken';
+const $ = (id) => document.getElementById(id);
+const labels = {
+  channel: { widget: 'Widget', messaging: 'WhatsApp' },
+  status: { ai: 'AI', waiting_for_agent: 'Waiting', agent: 'With agent', closed: 'Closed' },
+  author: { visitor: 'Customer', ai: 'AI', system: 'Notice' },
+};
+
+const state = { token: sessionStorage.getItem(tokenKey), conversations: [], selected: null, conversation: null, messages: [], streams: {} };
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function showError(message) {
+  $('error').textContent = message;
+  $('error').hidden = !message;
+}
+
+async function api(method, path, body) {
+  const headers = { authorization: 'Bearer ' + state.token };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await response.json().catch(() => null);
+  if (response.status === 401) signOut('The token was not accepted: sign in again.');
+  if (!response.ok) throw new Error((json && json.error && json.error.message) || 'The request failed (' + response.status + ').');
+  return json;
+}
+
+/** Reads a server-sent-events route with fetch; calls onEvent(name, data) per event; reconnects until stopped. */
+function follow(path, onEvent) {
+  const controller = new AbortController();
+  const run = async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const response = await fetch(path, { headers: { authorization: 'Bearer ' + state.token, accept: 'text/event-stream' }, signal: controller.signal });
+        if (response.status === 401) return signOut('The token was not accepted: sign in again.');
+        if (!response.ok) {
+          const json = await response.json().catch(() => null);
+          showError((json && json.error && json.error.message) || 'The event stream failed (' + response.status + ').');
+          if (response.status === 403 || response.status === 404) return;
+        } else {
+          setLive(true);
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buffer = '';
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            buffer += value;
+            const blocks = buffer.split(/\r?\n\r?\n/);
+            buffer = blocks.pop();
+            for (const block of blocks) dispatch(block, onEvent);
+          }
+        }
+      } catch (error) {
+        if (controller.signal.aborted) return;
+      }
+      setLive(false);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
+  };
+  run();
+  return { stop: () => controller.abort() };
+}
+
+function dispatch(block, onEvent) {
+  let name = 'message';
+  const data = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (line.startsWith('event:')) name = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+  }
+  if (data.length) onEvent(name, JSON.parse(data.join('\n')));
+}
+
+function setLive(on) {
+  $('live').textContent = on ? 'Live' : 'Reconnecting…';
+  $('live').classList.toggle('on', on);
+}
+
+function contactName(contact) {
+  return (contact && (contact.name || contact.email || contact.userId)) || 'Anonymous customer';
+}
+
+function badges(conversation) {
+  const box = el('span', 'badges');
+  box.append(
+    el('span', 'badge ' + conversation.channel, labels.channel[conversation.channel] || conversation.channel),
+    el('span', 'badge status-' + conversation.status, labels.status[conversation.status] || conversation.status),
+  );
+  if (conversation.deliveryProblem) box.append(el('span', 'badge problem', 'Not delivered'));
+  return box;
+}
+
+function time(iso) {
+  return iso ? new Date(iso).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' }) : '';
+}
+
+function renderList() {
+  const list = $('conversations');
+  list.replaceChildren();
+  $('empty').hidden = state.conversations.length > 0;
+  for (const conversation of state.conversations) {
+    const item = el('li');
+    item.dataset.conversationId = conversation.conversationId;
+    const button = el('button');
+    button.type = 'button';
+    button.setAttribute('aria-current', String(conversation.conversationId === state.selected));
+    const row = el('span', 'row');
+    row.append(el('span', 'who', contactName(conversation.contact)), el('span', 'when', time(conversation.updatedAt)));
+    button.append(row, badges(conversation));
+    if (conversation.agentName) button.append(el('span', 'when', 'With ' + conversation.agentName));
+    button.addEventListener('click', () => select(conversation.conversationId));
+    item.append(button);
+    list.append(item);
+  }
+}
+
+function renderDetail() {
+  const conversation = state.conversation;
+  $('detail').hidden = !conversation;
+  $('placeholder').hidden = Boolean(conversation);
+  if (!conversation) return;
+  $('contact').textContent = contactName(conversation.contact);
+  $('badges').replaceChildren(...badges(conversation).childNodes);
+  if (conversation.agentName) $('badges').append(el('span', 'when', 'With ' + conversation.agentName));
+  const status = conversation.status;
+  $('take-over').disabled = status === 'closed';
+  $('hand-back').disabled = status === 'closed' || status === 'ai';
+  $('close').disabled = status === 'closed';
+  $('send').disabled = status !== 'agent';
+  $('reply-text').disabled = status !== 'agent';
+  $('reply-text').placeholder = status === 'agent' ? 'Write a reply…' : status === 'closed' ? 'The conversation is closed.' : 'Take the conversation over to reply.';
+
+  const windowNote = $('window');
+  windowNote.hidden = conversation.channel !== 'messaging';
+  if (conversation.channel === 'messaging') {
+    const until = conversation.windowOpenUntil ? new Date(conversation.windowOpenUntil) : null;
+    const open = until && until.getTime() > Date.now();
+    windowNote.className = open ? 'notice' : 'notice closed';
+    windowNote.textContent = open
+      ? 'Reply window open until ' + time(conversation.windowOpenUntil) + ' (24 hours after the customer last wrote).'
+      : 'Reply window closed: the customer wrote more than 24 hours ago, and template messages are not supported yet.';
+  }
+  const problem = conversation.deliveryProblem;
+  $('problem').hidden = !problem;
+  if (problem) $('problem').textContent = 'Last message not delivered (' + time(problem.at) + '): ' + problem.message + ' [' + problem.code + ']';
+  renderTranscript();
+}
+
+function renderTranscript() {
+  const transcript = $('transcript');
+  const atBottom = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+  transcript.replaceChildren();
+  for (const message of state.messages) {
+    const item = el('li', 'message ' + message.author);
+    item.dataset.messageId = message.id;
+    const who = message.author === 'agent' ? (message.agent && message.agent.name) || 'Agent' : labels.author[message.author] || message.author;
+    item.append(el('span', 'meta', who + ' · ' + time(message.createdAt)), el('span', 'text', message.text));
+    transcript.append(item);
+  }
+  if (atBottom) transcript.scrollTop = transcript.scrollHeight;
+}
+
+function addMessage(message) {
+  if (state.messages.some((known) => known.id === message.id)) return;
+  state.messages.push(message);
+  renderTranscript();
+}
+
+function select(conversationId) {
+  if (state.streams.conversation) state.streams.conversation.stop();
+  state.selected = conversationId;
+  state.conversation = null;
+  state.messages = [];
+  showError('');
+  renderList();
+  renderDetail();
+  state.streams.conversation = follow('/agent/conversations/' + encodeURIComponent(conversationId) + '/events', (name, data) => {
+    if (state.selected !== conversationId) return;
+    if (name === 'conversation') {
+      const { messages, ...conversation } = data;
+      state.conversation = conversation;
+      state.messages = [];
+      messages.forEach((message) => state.messages.push(message));
+      renderDetail();
+      $('transcript').scrollTop = $('transcript').scrollHeight;
+    } else if (name === 'message') {
+      addMessage(data.message);
+    } else if (name === 'status' && state.conversation) {
+      state.conversation.status = data.status;
+      state.conversation.agentName = data.agentName;
+      renderDetail();
+    }
+  });
+}
+
+async function act(action) {
+  const conversationId = state.selected;
+  if (!conversationId) return;
+  showError('');
+  try {
+    const result = await api('POST', '/agent/conversations/' + encodeURIComponent(conversationId) + '/' + action);
+    if (state.conversation && state.selected === conversationId && result.status) {
+      state.conversation.status = result.status;
+      renderDetail();
+    }
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function sendReply(event) {
+  event.preventDefault();
+  const text = $('reply-text').value;
+  if (!text.trim() || !state.selected) return;
+  showError('');
+  $('send').disabled = true;
+  try {
+    await api('POST', '/agent/conversations/' + encodeURIComponent(state.selected) + '/messages', { text, messageId: crypto.randomUUID() });
+    $('reply-text').value = '';
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    renderDetail();
+  }
+}
+
+function start() {
+  $('sign-in').hidden = true;
+  $('signed-in').hidden = false;
+  $('main').hidden = false;
+  renderDetail();
+  state.streams.inbox = follow('/agent/events', (name, data) => {
+    if (name !== 'inbox') return;
+    state.conversations = data.conversations;
+    renderList();
+  });
+}
+
+function signOut(message) {
+  sessionStorage.removeItem(tokenKey);
+  state.token = null;
+  for (const stream of Object.values(state.streams)) stream.stop();
+  state.streams = {};
+  state.selected = null;
+  state.conversation = null;
+  state.conversations = [];
+  $('sign-in').hidden = false;
+  $('signed-in').hidden = true;
+  $('main').hidden = true;
+  showError(message || '');
+}
+
+$('sign-in').addEventListener('submit', (event) => {
+  event.preventDefault();
+  state.token = $('token').value.trim();
+  if (!state.token) return;
+  sessionStorage.setItem(tokenKey, state.token);
+  $('token').value = '';
+  showError('');
+  start();
+});
+$('sign-out').addEventListener('click', () => signOut(''));
+$('take-over').addEventListener('click', () => act('take-over'));
+$('hand-back').addEventListener('click', () => act('hand-back'));
+$('close').addEventListener('click', () => act('close'));
+$('reply').addEventListener('submit', sendReply);
+$('reply-text').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) $('reply').requestSubmit();
+});
+
+if (state.token) start();
+else signOut('');
+`;

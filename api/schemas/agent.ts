@@ -1,0 +1,102 @@
+import { channels, conversationStatuses } from '#workflows/conversation/types.js';
+import { chatMessage } from './chat.js';
+import { nullable, objectOf, timestamp, uuid } from './common.js';
+
+/** The longest reply an agent may send (the messaging platform takes 4,096 characters of text). */
+export const agentLimits = { replyChars: 4_096, listDefault: 50, listMax: 200 } as const;
+
+const status = { enum: [...conversationStatuses] };
+const channel = { enum: [...channels], description: '`widget` (the web chat) or `messaging` (WhatsApp).' };
+
+const userTokenQuery = {
+  type: 'string',
+  minLength: 1,
+  description:
+    "The user token, for clients that cannot send headers (a browser's EventSource). Accepted on the two event-stream routes only; prefer the Authorization header.",
+};
+
+export const listQuery = objectOf(
+  {
+    status: {
+      enum: [...conversationStatuses, 'all'],
+      description: 'One status, or `all`. Default: the conversations that need a person (`waiting_for_agent` and `agent`).',
+    },
+    channel,
+    limit: { type: 'integer', minimum: 1, maximum: agentLimits.listMax, default: agentLimits.listDefault },
+  },
+  ['status', 'channel', 'limit'],
+);
+
+export const inboxEventsQuery = objectOf({ token: userTokenQuery }, ['token']);
+export const conversationEventsQuery = objectOf({ token: userTokenQuery }, ['token']);
+
+const deliveryProblem = objectOf({
+  code: { type: 'string' },
+  message: { type: 'string', description: 'Why the last message did not reach the customer.' },
+  at: timestamp,
+});
+
+const summaryProperties = {
+  conversationId: uuid,
+  channel,
+  status,
+  contact: objectOf({ userId: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } }, [
+    'userId',
+    'email',
+    'name',
+  ]),
+  agentName: nullable({ type: 'string', description: 'The agent who has the conversation.' }),
+  createdAt: timestamp,
+  updatedAt: { ...timestamp, description: 'The last change of status (the newest activity the inbox sorts by).' },
+  windowOpenUntil: nullable({
+    ...timestamp,
+    description:
+      'Messaging only: until when free-form replies may be sent (24 hours after the customer last wrote); null when unknown.',
+  }),
+  deliveryProblem: nullable({
+    ...deliveryProblem,
+    description: 'Messaging only: the latest message that did not reach the customer.',
+  }),
+};
+const messagingOnly = ['windowOpenUntil', 'deliveryProblem'];
+
+export const conversationSummary = objectOf(summaryProperties, messagingOnly);
+
+export const conversationListResponse = objectOf({ conversations: { type: 'array', items: conversationSummary } });
+
+export const agentConversationResponse = objectOf(
+  { ...summaryProperties, messages: { type: 'array', items: chatMessage, description: 'The transcript, oldest first.' } },
+  messagingOnly,
+);
+
+export const statusResponse = objectOf({ status });
+
+export const agentReplyRequest = objectOf(
+  {
+    text: { type: 'string', minLength: 1, maxLength: agentLimits.replyChars, pattern: '\\S' },
+    messageId: { ...uuid, description: 'Optional idempotency key: a reply sent again with the same id is sent once.' },
+  },
+  ['messageId'],
+);
+
+export const agentReplyResponse = objectOf({ messageId: uuid });
+
+export const inboxEventStream = {
+  type: 'string',
+  description: [
+    'A `text/event-stream`.',
+    '`inbox` {conversations}: the list as `GET /agent/conversations` answers it with the default filter; sent at once, then whenever it changes (checked every 2 s).',
+    'Comment lines (`: keep-alive`) arrive every 15 s.',
+  ].join('\n'),
+} as const;
+
+export const conversationEventStream = {
+  type: 'string',
+  description: [
+    'A `text/event-stream`.',
+    '`conversation` {…the conversation with its messages}: sent first, as `GET /agent/conversations/{conversationId}` answers.',
+    '`message` {message}: a message was added (customer, AI, agent or system); it may repeat one of the first event: match by `id`.',
+    '`status` {status, agentName}: the conversation changed status.',
+    'Comment lines (`: keep-alive`) arrive every 15 s.',
+  ].join('\n'),
+} as const;
