@@ -65,6 +65,8 @@ test('an agent signs in, takes a waiting widget conversation over and chats with
     const reply = tab.locator('#transcript li.message.agent', { hasText: 'Hello Grace, Ada here.' });
     await reply.waitFor({ timeout: 15_000 });
     t.regex(await reply.innerText(), /Ada Agent/);
+    // The reply can show (live, from the stream) before the send's own answer empties the box.
+    await tab.waitForFunction(() => (document.querySelector('#reply-text') as HTMLTextAreaElement).value === '');
     t.is(await tab.inputValue('#reply-text'), '', 'the box is emptied once sent');
     const history = await eventually(
       () => tenant.chat.history(visitor),

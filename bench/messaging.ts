@@ -2,9 +2,10 @@
  * `npm run bench:messaging [-- --deliveries 500 --customers 100]`: the messaging channel on a stack
  * of its own (API and worker processes, real Temporal, Weaviate and Redis), with the local fake of
  * the messaging platform both sending signed deliveries to our webhook and receiving our replies.
- *  - webhook acknowledgement: signed text deliveries from many customers, 8 in flight; from sending
- *    until our 200 (signature check, conversation found or started, signal durable in Temporal);
- *    beside it the same run's bare `/live` route as the baseline;
+ *  - webhook acknowledgement: from sending a signed text delivery until our 200 (signature check,
+ *    conversation found or started, signal durable in Temporal): one at a time on the idle stack,
+ *    then arriving at a steady `--rate` per second while the worker answers the earlier ones;
+ *    beside it the same run's bare `/live` route (8 in flight) as the baseline;
  *  - inbound to outbound: one question per customer, one at a time on the idle stack; from the
  *    delivery until the platform receives the AI's answer (default extractive composer).
  * Goals: acknowledgement p99 under 50 ms, reply p95 under 1 s.
@@ -17,10 +18,15 @@ import { deliver, inboundText, sampleBusiness, startFakeMessagingPlatform } from
 import { createMeasuredTenant, ingestAll, percentile, round, startMeasuredStack } from './measured-stack.js';
 
 const { values: args } = parseArgs({
-  options: { deliveries: { type: 'string', default: '500' }, customers: { type: 'string', default: '100' } },
+  options: {
+    deliveries: { type: 'string', default: '500' },
+    customers: { type: 'string', default: '100' },
+    rate: { type: 'string', default: '5' },
+  },
 });
 const deliveryCount = Number(args.deliveries);
 const customerCount = Number(args.customers);
+const ratePerSecond = Number(args.rate);
 
 const platform = await startFakeMessagingPlatform();
 const stack = await startMeasuredStack('bench-messaging', { GRAPH_API_BASE_URL: platform.url });
@@ -67,25 +73,36 @@ try {
   for (const from of customers.slice(0, 5))
     await deliver(webhookUrl, inboundText({ text: 'Hi', phoneNumberId, from }), { appSecret });
 
-  // 1. Acknowledgement, under a steady load of 8 deliveries in flight.
+  // 1a. Acknowledgement on the idle stack, one delivery at a time (each answer goes out before the next).
+  const idleAckMs: number[] = [];
+  for (let i = 0; i < customerCount; i++) {
+    const body = inboundText({ text: questions[i % questions.length]!, phoneNumberId, from: customers[i % customers.length] });
+    const before = platform.sent.length;
+    const started = performance.now();
+    const { status } = await deliver(webhookUrl, body, { appSecret });
+    idleAckMs.push(performance.now() - started);
+    if (status !== 200) throw new Error(`delivery answered ${status}`);
+    await waitFor(() => platform.sent.length > before, 30_000);
+  }
+
+  // 1b. Acknowledgement under load: deliveries arrive at a steady rate (open loop, as the platform
+  // sends them, whatever our answers), while the worker answers the earlier ones.
   const ackMs: number[] = [];
-  const inFlight = pLimit(8);
-  await Promise.all(
-    Array.from({ length: deliveryCount }, (_, i) =>
-      inFlight(async () => {
-        const body = inboundText({
-          text: questions[i % questions.length]!,
-          phoneNumberId,
-          from: customers[i % customers.length],
-        });
-        const started = performance.now();
-        const { status } = await deliver(webhookUrl, body, { appSecret });
-        ackMs.push(performance.now() - started);
-        if (status !== 200) throw new Error(`delivery answered ${status}`);
-      }),
-    ),
+  const sentBefore = platform.sent.length;
+  const arrivals = Array.from({ length: deliveryCount }, (_, i) =>
+    sleep((i * 1000) / ratePerSecond).then(async () => {
+      // A customer of their own each: one answer per delivery, however the AI fares.
+      const from = `4916${String(100_000_000 + i)}`;
+      const body = inboundText({ text: questions[i % questions.length]!, phoneNumberId, from });
+      const started = performance.now();
+      const { status } = await deliver(webhookUrl, body, { appSecret });
+      ackMs.push(performance.now() - started);
+      if (status !== 200) throw new Error(`delivery answered ${status}`);
+    }),
   );
+  await Promise.all(arrivals);
   const liveMs: number[] = [];
+  const inFlight = pLimit(8);
   await Promise.all(
     Array.from({ length: deliveryCount }, () =>
       inFlight(async () => {
@@ -97,7 +114,7 @@ try {
   );
 
   // Let the worker answer the load before measuring replies on an idle stack.
-  await waitFor(() => platform.sent.length >= deliveryCount + 5, 180_000);
+  await waitFor(() => platform.sent.length >= sentBefore + deliveryCount, 180_000);
 
   // 2. Inbound to outbound, one customer at a time, each a new customer (a new conversation).
   const replyMs: number[] = [];
@@ -115,12 +132,16 @@ try {
     const sorted = [...values].sort((a, b) => a - b);
     return { p50: round(percentile(sorted, 0.5)), p95: round(percentile(sorted, 0.95)), p99: round(percentile(sorted, 0.99)) };
   };
+  const idleAck = figures(idleAckMs);
   const ack = figures(ackMs);
   const live = figures(liveMs);
   const reply = figures(replyMs);
-  console.log(`\nbench:messaging (${deliveryCount} deliveries from ${customerCount} customers, profile ${stack.profile})`);
+  console.log(
+    `\nbench:messaging (${deliveryCount} deliveries at ${ratePerSecond}/s from ${customerCount} customers, profile ${stack.profile})`,
+  );
   console.table({
-    'webhook acknowledgement (ms)': ack,
+    'webhook acknowledgement, idle (ms)': idleAck,
+    [`webhook acknowledgement at ${ratePerSecond}/s (ms)`]: ack,
     'baseline: GET /live (ms)': live,
     'inbound → reply at the platform (ms)': reply,
   });
@@ -131,6 +152,10 @@ try {
 } finally {
   await stack.stop();
   await platform.close();
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {

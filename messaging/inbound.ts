@@ -43,9 +43,9 @@ export function createInbound({ records, channel, conversations, tenancy, timers
   async function conversationFor(
     connection: InboundConnection,
     customer: string,
+    current: string | undefined,
     customerName?: string,
   ): Promise<ConversationRef> {
-    const current = await channel.conversationOf(connection.id, customer);
     const open = current ? await records.get(current) : undefined;
     if (open && open.status !== 'closed') return refOf(open);
 
@@ -79,13 +79,18 @@ export function createInbound({ records, channel, conversations, tenancy, timers
         }
         switch (event.kind) {
           case 'message': {
-            if (await channel.wasTakenIn(connection.id, event.messageId)) {
+            const [seen, current] = await Promise.all([
+              channel.wasTakenIn(connection.id, event.messageId),
+              channel.conversationOf(connection.id, event.from),
+            ]);
+            if (seen) {
               counts.duplicates++;
               continue;
             }
-            const ref = await conversationFor(connection, event.from, event.customerName);
-            await conversations.receiveCustomerMessage(ref, timers, { messageId: event.messageId, text: event.text });
+            const ref = await conversationFor(connection, event.from, current, event.customerName);
+            // The window first: the answer this message starts must find it open.
             await channel.noteCustomerMessage(ref.conversationId, new Date(event.timestamp));
+            await conversations.receiveCustomerMessage(ref, timers, { messageId: event.messageId, text: event.text });
             await channel.markTakenIn(connection.id, event.messageId);
             counts.messages++;
             continue;

@@ -32,6 +32,9 @@ export const agentPageHtml = `<!doctype html>
         <h2>Needs a person</h2>
         <p id="empty" class="muted">No one is waiting.</p>
         <ul id="conversations"></ul>
+        <h2>With the AI</h2>
+        <p id="empty-ai" class="muted">No conversation right now.</p>
+        <ul id="with-ai"></ul>
       </section>
       <section id="placeholder" class="detail placeholder"><p class="muted">Select a conversation.</p></section>
       <section id="detail" class="detail" hidden>

@@ -107,11 +107,19 @@ function time(iso) {
   return iso ? new Date(iso).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' }) : '';
 }
 
+/** Who needs a person first; then the conversations the AI is having, so a new one is seen at once. */
 function renderList() {
-  const list = $('conversations');
+  const needPerson = state.conversations.filter((c) => c.status === 'waiting_for_agent' || c.status === 'agent');
+  const withAi = state.conversations.filter((c) => c.status === 'ai');
+  renderGroup($('conversations'), needPerson);
+  renderGroup($('with-ai'), withAi);
+  $('empty').hidden = needPerson.length > 0;
+  $('empty-ai').hidden = withAi.length > 0;
+}
+
+function renderGroup(list, conversations) {
   list.replaceChildren();
-  $('empty').hidden = state.conversations.length > 0;
-  for (const conversation of state.conversations) {
+  for (const conversation of conversations) {
     const item = el('li');
     item.dataset.conversationId = conversation.conversationId;
     const button = el('button');

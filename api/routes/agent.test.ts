@@ -211,13 +211,21 @@ test('the event streams: the inbox as it changes, and a conversation with its ne
   t.regex(inboxResponse.headers.get('content-type') ?? '', /text\/event-stream/);
   const visitor = await chat.start();
   const inboxEvents = readEventStream(inboxResponse, sentAt, (event) =>
-    event.data.conversations?.some((entry: { conversationId: string }) => entry.conversationId === visitor.conversationId),
+    event.data.conversations?.some(
+      (entry: { conversationId: string; status: string }) =>
+        entry.conversationId === visitor.conversationId && entry.status === 'waiting_for_agent',
+    ),
   );
   await api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, { headers: visitor.headers });
   const events = await inboxEvents;
   t.is(events[0]?.event, 'inbox');
   t.deepEqual(events[0]?.data, { conversations: [] }, 'the list at once, empty');
-  t.like(events.at(-1)?.data.conversations[0], { conversationId: visitor.conversationId, status: 'waiting_for_agent' });
+  t.like(
+    events
+      .at(-1)
+      ?.data.conversations.find((entry: { conversationId: string }) => entry.conversationId === visitor.conversationId),
+    { conversationId: visitor.conversationId, status: 'waiting_for_agent' },
+  );
 
   const follow = await fetch(`${api.url}/agent/conversations/${visitor.conversationId}/events`, { headers: ada });
   t.is(follow.status, 200);

@@ -95,13 +95,14 @@ export function createAgentRouter({
     {
       summary: 'Follow the inbox',
       description:
-        'Server-sent events: the inbox list (default filter) at once and whenever it changes. The user token may also be sent as `?token=` (for EventSource).',
+        'Server-sent events: the inbox list (every status, the latest 200) at once and whenever it changes, so a new conversation shows as it starts. The user token may also be sent as `?token=` (for EventSource).',
       query: inboxEventsQuery,
       responses: { 200: { description: 'The event stream', schema: inboxEventStream, contentType: 'text/event-stream' } },
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
-      const filter: InboxFilter = { status: undefined, channel: undefined, limit: 200 };
+      // Every open conversation: a new one shows up as it starts, not only once it needs a person.
+      const filter: InboxFilter = { status: 'all', channel: undefined, limit: 200 };
       const stream = openEventStream(ctx);
       sendInboxUpdates(stream, () => inbox.list(tenantId, filter), {
         intervalMs: inboxIntervalMs,

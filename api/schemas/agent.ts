@@ -85,7 +85,7 @@ export const inboxEventStream = {
   type: 'string',
   description: [
     'A `text/event-stream`.',
-    '`inbox` {conversations}: the list as `GET /agent/conversations` answers it with the default filter; sent at once, then whenever it changes (checked every 2 s).',
+    '`inbox` {conversations}: the list as `GET /agent/conversations?status=all&limit=200` answers it; sent at once, then whenever it changes (checked every 2 s).',
     'Comment lines (`: keep-alive`) arrive every 15 s.',
   ].join('\n'),
 } as const;

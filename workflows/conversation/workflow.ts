@@ -5,6 +5,7 @@ import {
   condition,
   continueAsNew,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -31,16 +32,19 @@ const { answerVisitorMessage } = proxyActivities<Activities>({
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
-// Transcript and status writes are small and must happen: retried until Redis is back.
-const { recordVisitorMessage, recordConversationStatus, recordAgentMessage } = proxyActivities<Activities>({
+// Transcript and status writes are small and must happen: retried until Redis is back. They run as
+// local activities, in the worker that runs the workflow, so each costs the Temporal server no task
+// of its own: under load that is what keeps the server free to take in customers' messages.
+const { recordVisitorMessage, recordConversationStatus, recordAgentMessage } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '1 day',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
-// Sending to the messaging platform: throttling and server errors back off (1 s doubling, at most
-// 30 s between tries); whatever still has not gone out is tried again after the next event.
-const { deliverMessages } = proxyActivities<Activities>({
+// Sending to the messaging platform (a local activity too, for the same reason): throttling and
+// server errors back off (1 s doubling, at most 30 s between tries); whatever still has not gone
+// out is tried again after the next event.
+const { deliverMessages } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
 });
