@@ -1,17 +1,11 @@
-import { Writable } from 'node:stream';
 import test from 'ava';
 import { createTenantWithKey, startTestApi, type TestApi } from '#testing/api.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from './schemas/common.js';
+import { captureLogLines } from '#testing/log-capture.js';
 
 /** Every log line the API writes, to check what it says and what it never says. */
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(...chunk.toString().trim().split('\n'));
-    done();
-  },
-});
+const { lines: logLines, sink: logSink } = captureLogLines();
 
 let api: TestApi;
 test.before(async () => {

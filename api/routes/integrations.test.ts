@@ -1,19 +1,13 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { Writable } from 'node:stream';
 import test from 'ava';
 import { createTenantWithKey, startTestApi, type TestApi } from '#testing/api.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from '../schemas/common.js';
 import { credentialResponse, webhookInfoResponse } from '../schemas/integrations.js';
+import { captureLogLines } from '#testing/log-capture.js';
 
 /** Every log line the API writes, to check that no secret ever reaches it. */
-const logLines: string[] = [];
-const logSink = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(...chunk.toString().trim().split('\n'));
-    done();
-  },
-});
+const { lines: logLines, sink: logSink } = captureLogLines();
 
 let api: TestApi;
 test.before(async () => {
