@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { artifactsDir, launchChromium, pageWithConsole } from '#testing/browser.js';
+import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
@@ -14,12 +14,14 @@ import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js'
  */
 
 let stack: IngestionStack;
+let chromium: LaunchedChromium;
 let browser: Browser;
 test.before(async () => {
-  [stack, browser] = await Promise.all([startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000' }), launchChromium()]);
+  [stack, chromium] = await Promise.all([startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000' }), launchChromium()]);
+  browser = chromium.browser;
 });
 test.after.always(async () => {
-  await browser?.close();
+  await chromium?.close();
   await stack?.close();
 });
 

@@ -8,14 +8,22 @@ import { createCdnApp } from '#widget-cdn/app.js';
 import { bundleWidget } from '#widget-cdn/build/bundle.js';
 import { publishRelease } from '#widget-cdn/build/releases.js';
 
+export interface LaunchedChromium {
+  browser: Browser;
+  /** Closes the browser and ends its process, by force if it will not close. */
+  close(): Promise<void>;
+}
+
 /**
  * Debian's Chromium, headless, with the switches this machine's closed network needs (no background
  * connections to Google's hosts). Every `*.test` host name resolves to this machine, so pages can be
  * served from sites of their own (`http://shop.test:<port>`), as on a tenant's real domain: plain
  * http, not a secure context, like many a small shop. `npm test` installs the package when missing.
+ * It runs as a browser server whose process the test holds, so closing can never leave a Chromium
+ * behind that keeps the test process from exiting.
  */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(): Promise<LaunchedChromium> {
+  const server = await chromium.launchServer({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: [
       '--no-sandbox',
@@ -28,6 +36,14 @@ export function launchChromium(): Promise<Browser> {
       '--host-resolver-rules=MAP *.test 127.0.0.1',
     ],
   });
+  const browser = await chromium.connect(server.wsEndpoint());
+  return {
+    browser,
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close().catch(() => server.kill());
+    },
+  };
 }
 
 /** Where browser tests leave what a person should look at (screenshots): `.data/test/artifacts/`. */

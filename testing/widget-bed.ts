@@ -46,13 +46,13 @@ export async function startWidgetBed(): Promise<WidgetBed> {
   if ([...jobs.values()].some((job) => job.status !== 'searchable'))
     throw new Error('the shop content did not become searchable');
 
-  const [files, site, browser] = await Promise.all([serveWidgetFiles(stack.api.url), serveHostPages(), launchChromium()]);
+  const [files, site, chromium] = await Promise.all([serveWidgetFiles(stack.api.url), serveHostPages(), launchChromium()]);
   const temporal = createTemporalClient(stack.api.config.temporal);
   return {
     stack,
     files,
     site,
-    browser,
+    browser: chromium.browser,
     operatorKey: tenant.operator.operatorKey,
     operatorId: tenant.operator.id,
     tenantId: tenant.tenant.id,
@@ -67,7 +67,7 @@ export async function startWidgetBed(): Promise<WidgetBed> {
       locale,
     }),
     async close() {
-      await browser.close().catch(() => undefined);
+      await chromium.close();
       await Promise.all([files.close(), site.close(), temporal.close()]);
       await stack.close();
     },
