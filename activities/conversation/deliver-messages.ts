@@ -2,7 +2,7 @@ import { resolveLocale, stringsFor } from '#activities/answering/locales.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';
-import { GraphApiError, type GraphClient } from '#messaging/graph-client.js';
+import { GraphApiError, type GraphClient, type GraphCredential } from '#messaging/graph-client.js';
 import { choiceMessages, textMessages } from '#messaging/outbound-message.js';
 import type { ConversationRef } from '#workflows/conversation/types.js';
 
@@ -51,6 +51,7 @@ export function createDeliveryActivities({ transcript, channel, connections, gra
       if (!ref.messaging) return result;
       const connection = await connections.get(ref.messaging.connectionId);
       const outgoing = (await transcript.read(ref.conversationId)).filter((message) => message.author !== 'visitor');
+      let credential: GraphCredential | undefined;
 
       for (const message of outgoing) {
         if (await channel.deliveryOf(ref.conversationId, message.id)) continue;
@@ -71,8 +72,12 @@ export function createDeliveryActivities({ transcript, channel, connections, gra
           continue;
         }
         try {
-          const { accessToken } = await connections.credentialsOf(connection);
-          const credential = { apiVersion: connection.apiVersion, phoneNumberId: connection.phoneNumberId, accessToken };
+          // Opened once per run, and only when there is something to send.
+          credential ??= {
+            apiVersion: connection.apiVersion,
+            phoneNumberId: connection.phoneNumberId,
+            accessToken: (await connections.credentialsOf(connection)).accessToken,
+          };
           const platformIds: string[] = [];
           for (const payload of payloadsOf(ref, message))
             platformIds.push((await graph.sendMessage(credential, payload)).messageId);
