@@ -9,16 +9,21 @@ export async function tenantOr404(tenancy: Pick<Tenancy, 'getTenant'>, tenantId:
 }
 
 /**
- * A knowledge base the tenant owns: 404 when the id exists nowhere, 403 when it belongs to another
- * tenant.
+ * `record` when the tenant owns it: 404 when it exists nowhere (also a record store's empty
+ * stand-in without a tenant), 403 when it belongs to another tenant. `what` names it in the
+ * message, such as `knowledge base <id>`.
  */
+export function ownedBy<T extends { tenantId: string }>(record: T | undefined, tenantId: string, what: string): T {
+  if (!record?.tenantId) throw notFound(`No ${what}.`);
+  if (record.tenantId !== tenantId) throw forbidden(`${what[0]!.toUpperCase()}${what.slice(1)} belongs to another tenant.`);
+  return record;
+}
+
+/** A knowledge base the tenant owns (see `ownedBy`). */
 export async function ownedKnowledgeBase(
   tenancy: Pick<Tenancy, 'getKnowledgeBase'>,
   tenantId: string,
   knowledgeBaseId: string,
 ): Promise<KnowledgeBase> {
-  const knowledgeBase = await tenancy.getKnowledgeBase(knowledgeBaseId);
-  if (!knowledgeBase) throw notFound(`No knowledge base ${knowledgeBaseId}.`);
-  if (knowledgeBase.tenantId !== tenantId) throw forbidden(`Knowledge base ${knowledgeBaseId} belongs to another tenant.`);
-  return knowledgeBase;
+  return ownedBy(await tenancy.getKnowledgeBase(knowledgeBaseId), tenantId, `knowledge base ${knowledgeBaseId}`);
 }

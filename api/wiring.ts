@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import { requireSetting, type Config } from '#platform/config.js';
 import { dependencyChecks } from '#platform/dependency-health.js';
 import type { Logger } from '#platform/logger.js';
-import { connectInBackground, createRedisClient } from '#platform/redis.js';
+import { closeRedisClient, connectInBackground, createRedisClient } from '#platform/redis.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { serviceVersion } from '#platform/version.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
@@ -124,12 +124,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   return {
     app,
     async close() {
-      await Promise.allSettled([
-        redis.isOpen ? redis.quit() : undefined,
-        subscriber.isOpen ? subscriber.quit() : undefined,
-        weaviate.close(),
-        temporal.close(),
-      ]);
+      await Promise.allSettled([closeRedisClient(redis), closeRedisClient(subscriber), weaviate.close(), temporal.close()]);
     },
   };
 }

@@ -43,17 +43,15 @@ export interface MessagingConnection {
   updatedAt: string;
 }
 
-export interface NewConnection {
-  name: string;
-  operatorId: string;
-  businessAccountId: string;
-  phoneNumberId: string;
-  phoneNumber: string;
-  apiVersion: string;
+/** What a connection is created from: its settings as stored, and the secrets to seal. */
+export type NewConnection = Pick<
+  MessagingConnection,
+  'name' | 'operatorId' | 'businessAccountId' | 'phoneNumberId' | 'phoneNumber' | 'apiVersion'
+> & {
   accessToken: string;
   appSecret?: string;
   developmentMode?: boolean;
-}
+};
 
 /** The decrypted secrets of a connection: to verify deliveries, answer the handshake, and send. */
 export interface ConnectionCredentials {

@@ -33,3 +33,14 @@ export function createRedisClient(url: string, logger: Logger): RedisClient {
 export function connectInBackground(client: RedisClient, logger: Logger): void {
   client.connect().catch((error: Error) => logger.error({ err: { message: error.message } }, 'redis connect failed'));
 }
+
+/**
+ * Closes a client whatever state it is in: a ready one politely (QUIT, after its pending commands),
+ * one that is reconnecting at once (a QUIT would wait for a server that may not come back, and its
+ * reconnect timer would keep the process alive).
+ */
+export async function closeRedisClient(client: RedisClient): Promise<void> {
+  if (!client.isOpen) return;
+  if (client.isReady) await client.quit();
+  else await client.disconnect();
+}

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
-import { createRedisClient, type RedisClient } from '#platform/redis.js';
+import { closeRedisClient, createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createLogger } from '#platform/logger.js';
 import { createTenancy, type Tenancy } from '#tenancy/index.js';
 import { wireApi } from '#api/wiring.js';
@@ -75,7 +75,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
       await new Promise((resolve) => server.close(resolve));
       await api.close();
       await deleteKeys(redis, `${config.redis.prefix}:*`);
-      await redis.quit();
+      await closeRedisClient(redis);
     },
   };
 }

@@ -12,7 +12,7 @@ import { createGraphClient } from '#messaging/graph-client.js';
 import { secretBoxFromConfig } from '#messaging/secret-box.js';
 import type { Config } from '#platform/config.js';
 import type { Logger } from '#platform/logger.js';
-import { connectInBackground, createRedisClient } from '#platform/redis.js';
+import { closeRedisClient, connectInBackground, createRedisClient } from '#platform/redis.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
@@ -99,7 +99,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
     },
     async close() {
-      await Promise.allSettled([redis.isOpen ? redis.quit() : undefined, weaviate.close()]);
+      await Promise.allSettled([closeRedisClient(redis), weaviate.close()]);
     },
   };
 }

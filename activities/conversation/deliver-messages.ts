@@ -106,18 +106,7 @@ function payloadsOf(ref: ConversationRef, message: ChatMessage): object[] {
   return textMessages(to, text);
 }
 
-/** Agents see what happened in words of our own, not the platform's numbers. */
+/** Agents see what happened in words of our own (the error's kind), not the platform's numbers. */
 function codeOf(error: GraphApiError): string {
-  switch (error.kind) {
-    case 'window_closed':
-      return 'window_closed';
-    case 'token_invalid':
-      return 'token_invalid';
-    case 'recipient_unavailable':
-      return 'recipient_unavailable';
-    case 'invalid_payload':
-      return 'invalid_payload';
-    default:
-      return `platform_error_${error.code ?? 'unknown'}`;
-  }
+  return error.kind === 'permanent' ? `platform_error_${error.code ?? 'unknown'}` : error.kind;
 }

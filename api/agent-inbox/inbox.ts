@@ -3,7 +3,7 @@ import { conversationKeys } from '#conversations/redis-keys.js';
 import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { Channel, ConversationStatus } from '#workflows/conversation/types.js';
-import { forbidden, notFound } from '../errors.js';
+import { ownedBy } from '../ownership.js';
 
 /** How many of a tenant's newest conversations the inbox looks at. */
 export const scannedConversations = 1_000;
@@ -87,9 +87,7 @@ export function createInbox({ redis, prefix, records, channel }: InboxDeps) {
     /** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
     async owned(tenantId: string, conversationId: string): Promise<ConversationRecord> {
       const record = uuidPattern.test(conversationId) ? await records.get(conversationId) : undefined;
-      if (!record) throw notFound(`No conversation ${conversationId}.`);
-      if (record.tenantId !== tenantId) throw forbidden(`Conversation ${conversationId} belongs to another tenant.`);
-      return record;
+      return ownedBy(record, tenantId, `conversation ${conversationId}`);
     },
   };
 }

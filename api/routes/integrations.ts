@@ -5,9 +5,10 @@ import {
   type MessagingConnections,
   type NewConnection,
 } from '#messaging/connections.js';
-import { conflict, forbidden, invalidPayload, notFound } from '../errors.js';
+import { conflict, invalidPayload } from '../errors.js';
 import { requireUser } from '../middleware/user-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
+import { ownedBy } from '../ownership.js';
 import { createCredentialRequest, credentialResponse, webhookInfoResponse } from '../schemas/integrations.js';
 import type { UserState } from '../state.js';
 
@@ -81,7 +82,8 @@ export function createIntegrationsRouter({ tenancy, connections, publicBaseUrl, 
       errors: [404],
     },
     async (ctx) => {
-      const connection = await ownedConnection(connections, ctx.state.user.tenantId, ctx.params.connectionId!);
+      const { connectionId } = ctx.params as { connectionId: string };
+      const connection = ownedBy(await connections.get(connectionId), ctx.state.user.tenantId, `app connection ${connectionId}`);
       const { verifyToken } = await connections.credentialsOf(connection);
       ctx.body = {
         webhookUrl: `${publicBaseUrl}/webhooks/messaging_api/${connection.webhookPath}`,
@@ -101,11 +103,8 @@ async function answeringOperator(
   operatorId: string | undefined,
 ): Promise<Operator> {
   if (operatorId !== undefined) {
-    const operator = await tenancy.getOperator(operatorId);
-    // An unknown id comes back from redis-om as a record of nulls (and an empty allowedDomains).
-    if (!operator?.tenantId) throw notFound(`No operator ${operatorId}.`);
-    if (operator.tenantId !== tenantId) throw forbidden(`Operator ${operatorId} belongs to another tenant.`);
-    return operator;
+    // An unknown id comes back from redis-om as a record of nulls: `ownedBy` takes that for none.
+    return ownedBy(await tenancy.getOperator(operatorId), tenantId, `operator ${operatorId}`);
   }
   const [first] = await tenancy.listOperators(tenantId);
   if (!first) {
@@ -114,18 +113,6 @@ async function answeringOperator(
     ]);
   }
   return first;
-}
-
-/** A connection the tenant owns: 404 when the id exists nowhere, 403 when it is another tenant's. */
-async function ownedConnection(
-  connections: Pick<MessagingConnections, 'get'>,
-  tenantId: string,
-  connectionId: string,
-): Promise<MessagingConnection> {
-  const connection = await connections.get(connectionId);
-  if (!connection) throw notFound(`No app connection ${connectionId}.`);
-  if (connection.tenantId !== tenantId) throw forbidden(`App connection ${connectionId} belongs to another tenant.`);
-  return connection;
 }
 
 /** The credential as the API shows it: never the access token, the app secret or the verify token. */
