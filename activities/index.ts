@@ -3,6 +3,10 @@ import type { ChunkIndex } from '#knowledge/chunk-index.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { SourceStore } from '#knowledge/sources.js';
 import type { AnswerQuestion } from './answering/index.js';
+import { createCmsSyncActivities } from './connectors/cms-sync.js';
+import type { ConnectorActivityDeps } from './connectors/deps.js';
+import { createShopSyncActivities } from './connectors/shop-sync.js';
+import { createSyncRunActivities } from './connectors/sync-runs.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversation/conversation-activities.js';
 import { createDeliveryActivities, type DeliveryDeps } from './conversation/deliver-messages.js';
 import type { Embedder } from './embeddings/index.js';
@@ -21,6 +25,8 @@ export interface ActivityDeps {
   answerQuestion: AnswerQuestion;
   /** The messaging channel's outbound side. */
   delivery: DeliveryDeps;
+  /** The built-in connectors: their records, sync state, sources and the public ingestion API. */
+  connectors: ConnectorActivityDeps;
 }
 
 /**
@@ -33,6 +39,9 @@ export function createActivities(deps: ActivityDeps) {
     ...createCleanupActivities(deps),
     ...createConversationActivities({ ...deps.conversations, answerQuestion: deps.answerQuestion }),
     ...createDeliveryActivities(deps.delivery),
+    ...createShopSyncActivities(deps.connectors),
+    ...createCmsSyncActivities(deps.connectors),
+    ...createSyncRunActivities(deps.connectors),
   };
 }
 

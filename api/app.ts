@@ -19,6 +19,10 @@ import type { Tenancy } from '#tenancy/index.js';
 import type { MessagingConnections } from '#messaging/connections.js';
 import type { Inbound } from '#messaging/inbound.js';
 import type { ChannelState } from '#messaging/channel-state.js';
+import type { ConnectorRecords } from '#connectors/records.js';
+import type { ConnectorSchedules } from '#connectors/schedules.js';
+import type { ProductEvents } from '#connectors/product-events.js';
+import type { SyncState } from '#connectors/sync-state.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { chatRateLimits } from './chat/rate-limits.js';
@@ -35,11 +39,13 @@ import { createAdminOperatorsRouter } from './routes/admin-operators.js';
 import { createAdminTenantsRouter } from './routes/admin-tenants.js';
 import { createAdminUsersRouter } from './routes/admin-users.js';
 import { createChatRouter } from './routes/chat.js';
+import { createConnectorsRouter } from './routes/connectors.js';
 import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
 import { createIntegrationsRouter } from './routes/integrations.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
+import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
 import { createWebhooksRouter } from './routes/webhooks.js';
 import type { ApiState } from './state.js';
 
@@ -72,6 +78,15 @@ export interface AppDeps {
     /** Outside production only: connections that accept unsigned deliveries. */
     allowDevelopmentMode: boolean;
   };
+  connectors: {
+    records: ConnectorRecords;
+    syncState: SyncState;
+    schedules: ConnectorSchedules;
+    /** Product webhooks handed to workflows. */
+    events: ProductEvents;
+    /** In production, connectors reach public https addresses only. */
+    production: boolean;
+  };
   settings: {
     taskQueueBase: string;
     adminToken: string;
@@ -102,6 +117,7 @@ export function createApp({
   articles,
   chat,
   messaging,
+  connectors,
   settings,
 }: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: settings.trustProxy });
@@ -138,6 +154,15 @@ export function createApp({
       publicBaseUrl: settings.publicBaseUrl,
     }),
     createWebhooksRouter({ connections: messaging.connections, inbound: messaging.inbound }),
+    createConnectorsRouter({
+      tenancy,
+      connectors: connectors.records,
+      syncState: connectors.syncState,
+      schedules: connectors.schedules,
+      publicBaseUrl: settings.publicBaseUrl,
+      production: connectors.production,
+    }),
+    createShopWebhooksRouter({ connectors: connectors.records, events: connectors.events }),
     createAgentRouter({ tenancy, redis, redisPrefix: settings.redisPrefix, ...chat, channel: messaging.channel }),
     createAgentPageRouter(),
   ];

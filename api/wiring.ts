@@ -23,7 +23,11 @@ import { createArticleStore } from '#articles/store.js';
 import { createChannelState } from '#messaging/channel-state.js';
 import { createMessagingConnections } from '#messaging/connections.js';
 import { createInbound } from '#messaging/inbound.js';
-import { secretBoxFromConfig } from '#messaging/secret-box.js';
+import { secretBoxFromConfig } from '#platform/secret-box.js';
+import { createConnectorRecords } from '#connectors/records.js';
+import { createProductEvents } from '#connectors/product-events.js';
+import { createConnectorSchedules } from '#connectors/schedules.js';
+import { createSyncState } from '#connectors/sync-state.js';
 import { createApp } from './app.js';
 import { createItemAcceptor } from './ingestion/accept-items.js';
 import type { ApiState } from './state.js';
@@ -59,6 +63,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   const records = createConversationRecords(redis, config.redis.prefix);
   const conversations = createConversationClient(temporal.client, config.temporal.taskQueue);
   const channel = createChannelState(redis, config.redis.prefix);
+  const secretBox = secretBoxFromConfig(config);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
 
   const app = createApp({
@@ -91,7 +96,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       conversations,
     },
     messaging: {
-      connections: createMessagingConnections(redis, config.redis.prefix, secretBoxFromConfig(config)),
+      connections: createMessagingConnections(redis, config.redis.prefix, secretBox),
       inbound: createInbound({
         records,
         channel,
@@ -102,6 +107,13 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       }),
       channel,
       allowDevelopmentMode: config.env !== 'production',
+    },
+    connectors: {
+      records: createConnectorRecords(redis, config.redis.prefix, secretBox),
+      syncState: createSyncState(redis, config.redis.prefix),
+      schedules: createConnectorSchedules(temporal.client, config.temporal.taskQueue),
+      events: createProductEvents(temporal.client, config.temporal.taskQueue),
+      production: config.env === 'production',
     },
     settings: {
       taskQueueBase: config.temporal.taskQueue,

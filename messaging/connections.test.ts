@@ -4,7 +4,7 @@ import { createLogger } from '#platform/logger.js';
 import { createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createMessagingConnections, PhoneNumberTakenError, type NewConnection } from './connections.js';
 import { messagingKeys } from './redis-keys.js';
-import { createSecretBox, keyIdOf, SecretBoxError } from './secret-box.js';
+import { createSecretBox, keyIdOf, SecretBoxError } from '#platform/secret-box.js';
 
 const prefix = `test-${randomUUID().slice(0, 8)}`;
 const keys = messagingKeys(prefix);

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import { messagingKeys } from './redis-keys.js';
-import type { SecretBox } from './secret-box.js';
+import { sealedFields } from '#platform/sealed-fields.js';
+import type { SecretBox } from '#platform/secret-box.js';
 
 /** `token_invalid`: the platform refused the access token; sending stops until it is replaced. */
 export type ConnectionStatus = 'active' | 'token_invalid';
@@ -67,22 +68,15 @@ export class PhoneNumberTakenError extends Error {
   }
 }
 
-const sealedFields = {
+/** Each secret and the hash field that holds it sealed. */
+const secretFields = {
   accessToken: 'accessTokenSealed',
   appSecret: 'appSecretSealed',
   verifyToken: 'verifyTokenSealed',
 } as const;
-type SecretField = keyof typeof sealedFields;
 
 const connectionId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const webhookPathFormat = /^[A-Za-z0-9_-]{22,128}$/;
-
-/** Replaces each field only if it still holds the value that was read, so a concurrent change wins. */
-const resealScript = `
-for i = 1, #ARGV, 3 do
-  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
-end
-return 0`;
 
 /**
  * Messaging connections in Redis hashes under `prefix`, with look-ups by webhook path, by phone
@@ -97,8 +91,7 @@ export function createMessagingConnections(
   now: () => Date = () => new Date(),
 ) {
   const keys = messagingKeys(prefix);
-  const binding = (connection: Pick<MessagingConnection, 'id' | 'tenantId'>, field: SecretField) =>
-    `${connection.tenantId}:${connection.id}:${field}`;
+  const secrets = sealedFields(redis, box, secretFields);
 
   async function get(id: string): Promise<MessagingConnection | undefined> {
     if (!connectionId.test(id)) return undefined;
@@ -137,16 +130,11 @@ export function createMessagingConnections(
         createdAt,
         updatedAt: createdAt,
       };
-      const secrets: ConnectionCredentials = {
+      const sealed = secrets.seal(connection, {
         accessToken: input.accessToken,
         ...(input.appSecret ? { appSecret: input.appSecret } : {}),
         verifyToken: randomBytes(32).toString('base64url'),
-      };
-      const sealed: Record<string, string> = {};
-      for (const field of Object.keys(sealedFields) as SecretField[]) {
-        const value = secrets[field];
-        sealed[sealedFields[field]] = value === undefined ? '' : box.seal(value, binding(connection, field));
-      }
+      });
 
       try {
         await redis
@@ -193,24 +181,8 @@ export function createMessagingConnections(
      * and an Error when the connection does not exist.
      */
     async credentialsOf({ id }: Pick<MessagingConnection, 'id'>): Promise<ConnectionCredentials> {
-      const fields = Object.keys(sealedFields) as SecretField[];
-      const [tenantId, ...stored] = await redis.hmGet(keys.connection(id), [
-        'tenantId',
-        ...fields.map((field) => sealedFields[field]),
-      ]);
-      if (!tenantId || !stored[0]) throw new Error(`No messaging connection ${id}.`);
-
-      const connection = { id, tenantId };
-      const credentials: Partial<ConnectionCredentials> = {};
-      const reseal: string[] = [];
-      fields.forEach((field, i) => {
-        const sealed = stored[i];
-        if (!sealed) return;
-        const value = box.open(sealed, binding(connection, field));
-        credentials[field] = value;
-        if (box.needsResealing(sealed)) reseal.push(sealedFields[field], sealed, box.seal(value, binding(connection, field)));
-      });
-      if (reseal.length > 0) await redis.eval(resealScript, { keys: [keys.connection(id)], arguments: reseal });
+      const credentials = await secrets.open(keys.connection(id), id);
+      if (!credentials?.accessToken) throw new Error(`No messaging connection ${id}.`);
       return credentials as ConnectionCredentials;
     },
 

@@ -228,6 +228,12 @@ export const variables = {
     description: "the messaging platform's API base",
     usedBy: ['worker'],
   },
+  CONNECTORS_API_URL: {
+    schema: url,
+    description:
+      "the REST API as the worker's built-in connectors call it: they are clients of the public ingestion API; defaults to PUBLIC_BASE_URL, else http://HOST:PORT",
+    usedBy: ['worker'],
+  },
   ADMIN_TOKEN: {
     schema: { type: 'string', minLength: 24 },
     description: 'platform admin token; generated on first local start and kept in the data folder',

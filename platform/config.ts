@@ -17,6 +17,8 @@ export interface Config {
   weaviate: { url: string; grpcPort: number; apiKey?: string };
   redis: { url: string; prefix: string };
   graphApiBaseUrl: string;
+  /** Where the built-in connectors send what they ingest: this service's own public API. */
+  connectorsApiUrl: string;
   embeddings: EmbeddingsConfig;
   /** Cosine similarity below which a passage does not match by meaning alone. */
   searchMinSimilarity: number;
@@ -152,6 +154,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     },
     redis: { url: String(values.REDIS_URL), prefix: String(values.REDIS_PREFIX) },
     graphApiBaseUrl: String(values.GRAPH_API_BASE_URL).replace(/\/+$/, ''),
+    connectorsApiUrl: String(values.CONNECTORS_API_URL ?? values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     embeddings: embeddingsConfig(values),
     // The hashed n-grams of the local embedder score unrelated texts lower than a real model does.
     searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? (values.EMBEDDINGS_PROVIDER === 'openai' ? 0.25 : 0.2)),

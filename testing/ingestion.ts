@@ -20,7 +20,8 @@ export async function startIngestionStack(
   const stack: IngestionStack = {
     api,
     async startWorker() {
-      worker ??= await startTestWorker(api.config);
+      // The worker's connectors ingest through this API, on the port it was given.
+      worker ??= await startTestWorker({ ...api.config, connectorsApiUrl: api.url });
     },
     async stopWorker() {
       await worker?.stop();

@@ -9,7 +9,8 @@ import { createTranscript } from '#conversations/transcript.js';
 import { createChannelState } from '#messaging/channel-state.js';
 import { createMessagingConnections } from '#messaging/connections.js';
 import { createGraphClient } from '#messaging/graph-client.js';
-import { secretBoxFromConfig } from '#messaging/secret-box.js';
+import { secretBoxFromConfig } from '#platform/secret-box.js';
+import { createConnectorActivityDeps } from './connector-deps.js';
 import type { Config } from '#platform/config.js';
 import type { Logger } from '#platform/logger.js';
 import { closeRedisClient, connectInBackground, createRedisClient } from '#platform/redis.js';
@@ -50,6 +51,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   const sources = createSourceStore(redis, config.redis.prefix);
   const search = createKnowledgeSearch({ chunkIndex, embedder, sources, minSimilarity: config.searchMinSimilarity });
   const transcript = createTranscript(redis, config.redis.prefix);
+  const secretBox = secretBoxFromConfig(config);
   const activities = createActivities({
     jobs: createJobStore(redis, config.redis.prefix),
     sources,
@@ -65,9 +67,16 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     delivery: {
       transcript,
       channel: createChannelState(redis, config.redis.prefix),
-      connections: createMessagingConnections(redis, config.redis.prefix, secretBoxFromConfig(config)),
+      connections: createMessagingConnections(redis, config.redis.prefix, secretBox),
       graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
     },
+    connectors: createConnectorActivityDeps({
+      redis,
+      prefix: config.redis.prefix,
+      secretBox,
+      ingestionApiUrl: config.connectorsApiUrl,
+      logger,
+    }),
     answerQuestion: createQuestionAnswerer({
       search,
       generator: createAnswerGenerator(config.answers, logger),

@@ -40,3 +40,13 @@ export function cleanupWorkflowId(tenantId: string, knowledgeBaseId: string, req
 export function conversationWorkflowId(tenantId: string, conversationId: string): string {
   return `conversation/${tenantId}/${conversationId}`;
 }
+
+/** A connector's schedule, and the prefix of the sync workflows it starts (the schedule adds the time). */
+export function connectorScheduleId(tenantId: string, connectorId: string): string {
+  return `connector/${tenantId}/${connectorId}`;
+}
+
+/** One workflow per webhook delivery: a redelivery finds it and starts nothing. */
+export function shopProductWorkflowId(tenantId: string, connectorId: string, productId: string, deliveryId: string): string {
+  return `connector/${tenantId}/${connectorId}/product/${productId}/${deliveryId}`;
+}

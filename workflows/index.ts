@@ -5,3 +5,6 @@
 export { ingestItemWorkflow } from './ingestion/ingest-item.js';
 export { cleanupWorkflow } from './ingestion/cleanup.js';
 export { conversationWorkflow } from './conversation/workflow.js';
+export { shopSyncWorkflow } from './connectors/shop-sync.js';
+export { shopProductWorkflow } from './connectors/shop-product.js';
+export { cmsSyncWorkflow } from './connectors/cms-sync.js';

@@ -1,10 +1,9 @@
-import type { Context } from 'koa';
-import getRawBody from 'raw-body';
 import type { MessagingConnection, MessagingConnections } from '#messaging/connections.js';
 import type { Inbound } from '#messaging/inbound.js';
 import { MalformedDeliveryError, readWebhookDelivery } from '#messaging/webhook-payload.js';
 import { verifySignature, verifyTokenMatches } from '#messaging/webhook-signature.js';
-import { AppError, forbidden, invalidPayload, notFound, unauthorized } from '../errors.js';
+import { forbidden, invalidPayload, notFound, unauthorized } from '../errors.js';
+import { readRawBody } from '../raw-body.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { webhookAcknowledgement } from '../schemas/webhooks.js';
 import type { ApiState } from '../state.js';
@@ -71,7 +70,7 @@ export function createWebhooksRouter({ connections, inbound }: WebhooksRouterDep
     },
     async (ctx) => {
       const connection = await connectionOf(ctx);
-      const raw = await readRawBody(ctx);
+      const raw = await readRawBody(ctx, deliveryLimitBytes);
       const { appSecret } = await connections.credentialsOf(connection);
       // With an app secret every delivery is checked; only a development connection without one
       // (never in production) takes unsigned deliveries.
@@ -95,14 +94,4 @@ export function createWebhooksRouter({ connections, inbound }: WebhooksRouterDep
   );
 
   return router;
-}
-
-async function readRawBody(ctx: Context): Promise<Buffer> {
-  try {
-    return await getRawBody(ctx.req, { limit: deliveryLimitBytes, length: ctx.get('content-length') || undefined });
-  } catch (error) {
-    if ((error as { type?: string }).type === 'entity.too.large')
-      throw new AppError(413, 'payload_too_large', `A delivery is at most ${deliveryLimitBytes} bytes.`);
-    throw invalidPayload('The delivery body could not be read.');
-  }
 }

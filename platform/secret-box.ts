@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { requireSetting, type Config } from '#platform/config.js';
+import { requireSetting, type Config } from './config.js';
 
 /**
- * Encryption at rest of the messaging credentials (access token, app secret, verify token) with
+ * Encryption at rest of stored credentials (the messaging channel's tokens and secrets, connectors' shop tokens, passwords and API keys) with
  * AES-256-GCM, under `SECRETS_KEY`.
  *
  * A sealed value reads `v1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts; keyId = the first 8 hex

@@ -1,0 +1,27 @@
+import type { IngestionClient } from '#connector-sdk/index.js';
+import type { CmsApi } from '#connectors/cms/cms-api.js';
+import type { CmsConnector, Connector, ConnectorRecords, ConnectorSecrets, ShopConnector } from '#connectors/records.js';
+import type { ShopApi } from '#connectors/shop/shop-api.js';
+import type { SyncState } from '#connectors/sync-state.js';
+import { ConnectorGoneError } from './failures.js';
+
+/** What the connectors' activities reach the world through: the sources' APIs and our own public API. */
+export interface ConnectorActivityDeps {
+  connectors: Pick<ConnectorRecords, 'get' | 'secretsOf'>;
+  syncState: SyncState;
+  /** A client of the public ingestion API that sends the connector's own API key. */
+  ingestionClient(apiKey: string): IngestionClient;
+  shopApi(connector: ShopConnector, accessToken: string): ShopApi;
+  cmsApi(connector: CmsConnector, applicationPassword: string | undefined): CmsApi;
+}
+
+/** A connector of `kind` with its secrets; ConnectorGoneError when it was removed (or is of another kind). */
+export async function openConnector<Kind extends Connector['kind']>(
+  connectors: ConnectorActivityDeps['connectors'],
+  connectorId: string,
+  kind: Kind,
+): Promise<{ connector: Extract<Connector, { kind: Kind }>; secrets: ConnectorSecrets }> {
+  const connector = await connectors.get(connectorId);
+  if (connector?.kind !== kind) throw new ConnectorGoneError(connectorId);
+  return { connector: connector as Extract<Connector, { kind: Kind }>, secrets: await connectors.secretsOf(connector) };
+}

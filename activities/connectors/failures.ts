@@ -1,0 +1,50 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { BatchIngestionError, IngestionApiError } from '#connector-sdk/index.js';
+import { CmsApiError } from '#connectors/cms/cms-api.js';
+import { ShopApiError } from '#connectors/shop/shop-api.js';
+
+/** Statuses of the ingestion API that no retry changes: the key, the knowledge base or an item is wrong. */
+const permanentStatuses = new Set([400, 401, 403, 404, 413]);
+
+/**
+ * Runs a connector's step, telling Temporal not to retry failures that retrying cannot fix: the shop or
+ * site refused the credentials or the request, or the ingestion API refused the key or an item. Those
+ * end the run at once with the source's or the API's own words; anything else is retried.
+ */
+export async function failingPermanently<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const code = permanentCode(error);
+    if (!code) throw error;
+    throw ApplicationFailure.create({ type: code, message: (error as Error).message, nonRetryable: true, cause: error as Error });
+  }
+}
+
+function permanentCode(error: unknown): string | undefined {
+  if (error instanceof ShopApiError || error instanceof CmsApiError) return error.retryable ? undefined : `source_${error.code}`;
+  if (error instanceof IngestionApiError) return permanentStatuses.has(error.status) ? `ingestion_${error.code}` : undefined;
+  if (error instanceof BatchIngestionError) {
+    const codes = error.failures.map((failure) => permanentCode(failure.error));
+    return codes.find((code) => code !== undefined);
+  }
+  if (error instanceof ConnectorGoneError) return 'connector_removed';
+  if (error instanceof EmptySourceError) return 'empty_source';
+  return undefined;
+}
+
+/** The connector was removed while a sync or webhook of it was under way. */
+export class ConnectorGoneError extends Error {
+  constructor(connectorId: string) {
+    super(`Connector ${connectorId} no longer exists.`);
+    this.name = 'ConnectorGoneError';
+  }
+}
+
+/** A full sync found nothing although the last one kept items: cleanup is refused (see `finishFullRun`). */
+export class EmptySourceError extends Error {
+  constructor() {
+    super('The source listed no items although the last sync kept some; nothing was deleted. Check the source and sync again.');
+    this.name = 'EmptySourceError';
+  }
+}

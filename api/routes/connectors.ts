@@ -1,0 +1,263 @@
+import type { ConnectorRecords, Connector, NewConnector } from '#connectors/records.js';
+import type { ConnectorSchedules } from '#connectors/schedules.js';
+import { sourceUrlProblem } from '#connectors/source-url.js';
+import type { SyncState } from '#connectors/sync-state.js';
+import type { Tenancy } from '#tenancy/index.js';
+import { invalidPayload } from '../errors.js';
+import { requireUser } from '../middleware/user-auth.js';
+import { DocumentedRouter } from '../openapi/documented-router.js';
+import { ownedBy, ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
+import {
+  connectorResponse,
+  createCmsConnectorRequest,
+  createShopConnectorRequest,
+  syncRequest,
+  syncStartedResponse,
+} from '../schemas/connectors.js';
+import type { UserState } from '../state.js';
+import { listOf } from '../schemas/admin.js';
+
+export interface ConnectorsRouterDeps {
+  tenancy: Pick<
+    Tenancy,
+    'findUserByToken' | 'getTenant' | 'getKnowledgeBase' | 'createApiKey' | 'getApiKey' | 'deactivateApiKey'
+  >;
+  connectors: Pick<ConnectorRecords, 'create' | 'get' | 'listForTenant' | 'remove'>;
+  syncState: Pick<SyncState, 'status' | 'requestFullSync'>;
+  schedules: ConnectorSchedules;
+  /** `{base_url}`: shop webhook URLs start with it. */
+  publicBaseUrl: string;
+  /** In production a connector reaches public https addresses only. */
+  production: boolean;
+}
+
+/** Defaults: a shop is mirrored every 6 hours (webhooks carry the changes in between); a site is asked for changes every 15 minutes. */
+const defaults = { shop: { syncEveryMinutes: 360 }, cms: { syncEveryMinutes: 15, fullSyncEveryHours: 24 } } as const;
+
+/** What a connector is created from, less its key and secrets (which `connect` adds). */
+type ConnectorSettings = {
+  [Kind in NewConnector['kind']]: Omit<Extract<NewConnector, { kind: Kind }>, 'apiKeyId' | 'secrets'>;
+}[NewConnector['kind']];
+
+interface ShopBody {
+  name: string;
+  knowledgeBaseId?: string;
+  syncEveryMinutes?: number;
+  data: { adminUrl: string; apiVersion: string; pageSize?: number; accessToken: string; webhookSecret: string };
+}
+
+interface CmsBody {
+  name: string;
+  knowledgeBaseId?: string;
+  syncEveryMinutes?: number;
+  fullSyncEveryHours?: number;
+  data: { siteUrl: string; username?: string; applicationPassword?: string; pageSize?: number };
+}
+
+/**
+ * The built-in connectors, as the dashboard sets them up: a tenant admin connects a shop or a site;
+ * the service gives the connector an API key of its own and a durable schedule, and the connector
+ * then ingests through the public ingestion API like any client. Role admin.
+ */
+export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
+  const { tenancy, connectors, syncState, schedules } = deps;
+  const router = new DocumentedRouter<UserState>({ tags: ['Connectors'], security: 'userToken', errors: [401, 403, 503] });
+  router.use(requireUser(tenancy, ['admin']) as never);
+
+  async function knowledgeBaseFor(tenantId: string, knowledgeBaseId: string | undefined): Promise<string> {
+    if (knowledgeBaseId) return (await ownedKnowledgeBase(tenancy, tenantId, knowledgeBaseId)).id;
+    return (await tenantOr404(tenancy, tenantId)).defaultKnowledgeBaseId;
+  }
+
+  /** Mints the connector's key, stores the connector, and starts its schedule; undoes the first two if the last fails. */
+  async function connect(tenantId: string, input: ConnectorSettings, secrets: Omit<NewConnector['secrets'], 'ingestionKey'>) {
+    const { apiKey, secret } = await tenancy.createApiKey(tenantId, {
+      name: `${input.kind} connector: ${input.name}`,
+      scopes: ['iq:import'],
+    });
+    const connector = await connectors.create(tenantId, {
+      ...input,
+      apiKeyId: apiKey.id,
+      secrets: { ...secrets, ingestionKey: secret },
+    } as NewConnector);
+    try {
+      await schedules.create(connector);
+    } catch (error) {
+      await Promise.allSettled([connectors.remove(connector), tenancy.deactivateApiKey(apiKey)]);
+      throw error;
+    }
+    return connector;
+  }
+
+  async function present(connector: Connector) {
+    const [status, schedule] = await Promise.all([syncState.status(connector.id), schedules.state(connector)]);
+    const { id, kind, name, knowledgeBaseId, integrationId, syncEveryMinutes, createdAt } = connector;
+    return {
+      id,
+      type: kind,
+      name,
+      knowledgeBaseId,
+      integrationId,
+      syncEveryMinutes,
+      ...(connector.kind === 'cms'
+        ? { fullSyncEveryHours: connector.fullSyncEveryHours, data: connector.cms }
+        : { data: connector.shop, webhookUrl: `${deps.publicBaseUrl}/webhooks/shop/${connector.webhookPath}` }),
+      sync: {
+        state: status.running || schedule.runningWorkflowIds.length > 0 ? 'running' : 'idle',
+        ...status,
+        nextSyncAt: schedule.nextSyncAt,
+      },
+      createdAt,
+    };
+  }
+
+  const owned = async (ctx: { params: Record<string, string>; state: UserState }) =>
+    ownedBy(await connectors.get(ctx.params.connectorId!), ctx.state.user.tenantId, `connector ${ctx.params.connectorId}`);
+
+  router.post(
+    '/connectors/shop',
+    {
+      summary: 'Connect an online shop',
+      description:
+        "Mirrors the shop's active products into a knowledge base as `PRODUCT` items: a full sync at once and every `syncEveryMinutes` (default 360), " +
+        "which also removes deleted products; in between, subscribe the shop's `products/create` and `products/update` webhooks to `webhookUrl`. " +
+        'The access token and webhook secret are encrypted at rest and never returned.',
+      body: createShopConnectorRequest,
+      responses: { 201: { description: 'The connector; its first sync has started', schema: connectorResponse } },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      const { tenantId } = ctx.state.user;
+      const body = ctx.request.body as ShopBody;
+      checkSourceUrl(body.data.adminUrl, '/data/adminUrl', deps.production);
+      const { accessToken, webhookSecret, ...shop } = body.data;
+      const connector = await connect(
+        tenantId,
+        {
+          kind: 'shop',
+          name: body.name,
+          knowledgeBaseId: await knowledgeBaseFor(tenantId, body.knowledgeBaseId),
+          syncEveryMinutes: body.syncEveryMinutes ?? defaults.shop.syncEveryMinutes,
+          shop,
+        },
+        { accessToken, webhookSecret },
+      );
+      ctx.status = 201;
+      ctx.body = await present(connector);
+    },
+  );
+
+  router.post(
+    '/connectors/cms',
+    {
+      summary: 'Connect a content-management site',
+      description:
+        "Mirrors the site's published posts (`ARTICLE`) and pages (`PAGE`) into a knowledge base: every `syncEveryMinutes` (default 15) what changed since the last sync, " +
+        'and every `fullSyncEveryHours` (default 24) everything, removing what is no longer published. The first sync, at once, is full. ' +
+        '`username` and `applicationPassword` go together; the password is encrypted at rest and never returned.',
+      body: createCmsConnectorRequest,
+      responses: { 201: { description: 'The connector; its first sync has started', schema: connectorResponse } },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      const { tenantId } = ctx.state.user;
+      const body = ctx.request.body as CmsBody;
+      checkSourceUrl(body.data.siteUrl, '/data/siteUrl', deps.production);
+      const { applicationPassword, username, ...cms } = body.data;
+      if ((username === undefined) !== (applicationPassword === undefined)) {
+        throw invalidPayload('username and applicationPassword go together.', [
+          {
+            path: username === undefined ? '/data/username' : '/data/applicationPassword',
+            message: 'is required with the other',
+          },
+        ]);
+      }
+      const connector = await connect(
+        tenantId,
+        {
+          kind: 'cms',
+          name: body.name,
+          knowledgeBaseId: await knowledgeBaseFor(tenantId, body.knowledgeBaseId),
+          syncEveryMinutes: body.syncEveryMinutes ?? defaults.cms.syncEveryMinutes,
+          fullSyncEveryHours: body.fullSyncEveryHours ?? defaults.cms.fullSyncEveryHours,
+          cms: { ...cms, username: username ?? null },
+        },
+        applicationPassword ? { applicationPassword } : {},
+      );
+      ctx.status = 201;
+      ctx.body = await present(connector);
+    },
+  );
+
+  router.get(
+    '/connectors',
+    {
+      summary: "The tenant's connectors",
+      responses: { 200: { description: 'Oldest first', schema: listOf('connectors', connectorResponse) } },
+    },
+    async (ctx) => {
+      const all = await connectors.listForTenant(ctx.state.user.tenantId);
+      ctx.body = { connectors: await Promise.all(all.map(present)) };
+    },
+  );
+
+  router.get(
+    '/connectors/{connectorId}',
+    {
+      summary: 'A connector and its syncs',
+      description: "The running sync, the last one's outcome and the next scheduled time. Another tenant's: 403.",
+      responses: { 200: { description: 'The connector', schema: connectorResponse } },
+      errors: [404],
+    },
+    async (ctx) => {
+      ctx.body = await present(await owned(ctx));
+    },
+  );
+
+  router.post(
+    '/connectors/{connectorId}/sync',
+    {
+      summary: 'Sync now',
+      description: 'Starts a sync, or queues one to follow the sync running. `full: true` makes a CMS sync a full one.',
+      body: syncRequest,
+      responses: { 202: { description: 'A sync is on its way', schema: syncStartedResponse } },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      const connector = await owned(ctx);
+      if ((ctx.request.body as { full?: boolean } | undefined)?.full && connector.kind === 'cms') {
+        await syncState.requestFullSync(connector.id);
+      }
+      await schedules.trigger(connector);
+      ctx.status = 202;
+      ctx.body = { status: 'started' };
+    },
+  );
+
+  router.delete(
+    '/connectors/{connectorId}',
+    {
+      summary: 'Remove a connector',
+      description:
+        'Stops its schedule and any sync running, revokes its API key and forgets its secrets. What it ingested stays in the knowledge base ' +
+        '(remove it with `POST /ingest/cleanup` for its `integrationId` as `sourceOrigin` and no ids to keep).',
+      responses: { 204: { description: 'Removed' } },
+      errors: [404],
+    },
+    async (ctx) => {
+      const connector = await owned(ctx);
+      await schedules.remove(connector);
+      const apiKey = await tenancy.getApiKey(connector.apiKeyId);
+      if (apiKey?.active) await tenancy.deactivateApiKey(apiKey);
+      await connectors.remove(connector);
+      ctx.status = 204;
+    },
+  );
+
+  return router;
+}
+
+function checkSourceUrl(address: string, path: string, production: boolean): void {
+  const problem = sourceUrlProblem(address, production);
+  if (problem) throw invalidPayload(`The address ${problem}.`, [{ path, message: problem }]);
+}

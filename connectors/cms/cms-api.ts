@@ -1,0 +1,277 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { parseRetryAfter } from '#connector-sdk/index.js';
+import type { CmsEntry, CmsErrorBody, CmsKind } from './cms-types.js';
+
+/*
+ * A client of the CMS's REST API (WordPress' `wp-json/wp/v2`), reduced to what a sync needs: listing one
+ * page of published posts or pages at a time. Waiting out rate limits and outages happens here, within a
+ * bounded budget, so an activity calling `list` sees either a page or an error that says whether trying
+ * again later can help.
+ */
+
+export interface CmsApiOptions {
+  /** site root, e.g. https://blog.example or http://127.0.0.1:4567; the REST root is {siteUrl}/wp-json/wp/v2 */
+  siteUrl: string;
+  /** Basic auth with an application password when both are given */
+  username?: string;
+  applicationPassword?: string;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<unknown>;
+  /** 429 and 5xx/network answers waited out in a row before giving up; default 5 */
+  maxRetries?: number;
+  /** cap of one wait; default 60_000 */
+  maxWaitMs?: number;
+  onWait?: (event: { status?: number; waitMs: number; attempt: number }) => void;
+  /** A request (headers and body) that takes longer counts as a network failure; default 30_000. */
+  timeoutMs?: number;
+}
+
+export interface CmsListOptions {
+  page: number;
+  perPage: number;
+  orderBy: 'id' | 'modified';
+  /**
+   * ISO 8601; entries modified strictly after. The CMS keeps whole seconds, so a cursor equal to the last
+   * seen `modified_gmt` misses other entries changed within that same second.
+   */
+  modifiedAfter?: string;
+  /** Only these ids; an empty list matches nothing (and sends no request). */
+  include?: number[];
+}
+
+export interface CmsListPage {
+  entries: CmsEntry[];
+  /** X-WP-Total */
+  total: number;
+  /** X-WP-TotalPages */
+  totalPages: number;
+}
+
+export interface CmsApi {
+  list(kind: CmsKind, options: CmsListOptions): Promise<CmsListPage>;
+}
+
+export type CmsApiErrorCode =
+  'rate_limited' | 'server_error' | 'unreachable' | 'invalid_response' | 'invalid_site_url' | (string & {});
+
+export class CmsApiError extends Error {
+  override readonly name = 'CmsApiError';
+  /** The HTTP status, undefined when no answer arrived. */
+  readonly status: number | undefined;
+  /** The CMS's code (`rest_invalid_param`, …), `http_<status>` for an error without a CMS body, or one of ours. */
+  readonly code: CmsApiErrorCode;
+  /** True when the same request may succeed later (rate limit, outage); false when it never will as sent. */
+  readonly retryable: boolean;
+
+  /** No `cause`: serialisers (loggers, Temporal failures) print it unredacted; its gist is in the message. */
+  constructor(message: string, { status, code, retryable }: { status?: number; code: CmsApiErrorCode; retryable: boolean }) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.retryable = retryable;
+  }
+}
+
+const REST_PATH = '/wp-json/wp/v2';
+const DEFAULT_MAX_RETRIES = 5;
+const DEFAULT_MAX_WAIT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const FIRST_BACKOFF_MS = 1000;
+/** Statuses of a server that is down or overloaded for a while; other 5xx are answers about the request. */
+const OUTAGE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+const INVALID_PAGE = 'rest_post_invalid_page_number';
+
+export function createCmsApi(options: CmsApiOptions): CmsApi {
+  const root = restRoot(options.siteUrl);
+  const fetchImpl = options.fetch ?? fetch;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { username, applicationPassword } = options;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (username && applicationPassword) {
+    headers.authorization = `Basic ${Buffer.from(`${username}:${applicationPassword}`).toString('base64')}`;
+  }
+
+  /** Every message leaves through here: whatever the CMS or the network layer wrote, the password stays out. */
+  function failure(message: string, details: ConstructorParameters<typeof CmsApiError>[1]): CmsApiError {
+    const safe = applicationPassword ? message.replaceAll(applicationPassword, '[redacted]') : message;
+    return new CmsApiError(safe, details);
+  }
+
+  async function list(kind: CmsKind, listOptions: CmsListOptions): Promise<CmsListPage> {
+    if (listOptions.include?.length === 0) return { entries: [], total: 0, totalPages: 0 };
+    const url = listUrl(root, kind, listOptions);
+    const what = `GET ${kind} page ${listOptions.page}`;
+
+    for (let retry = 0; ; retry++) {
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetchImpl(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+        text = await response.text();
+      } catch (cause) {
+        const error = failure(`${what}: the CMS is unreachable (${describe(cause)})`, {
+          code: 'unreachable',
+          retryable: true,
+        });
+        await waitOrThrow(error, retry, undefined, backoffMs(retry));
+        continue;
+      }
+
+      if (response.ok) {
+        return readPage(response, text, listOptions, (message) => failure(`${what}: ${message}`, invalid(response)));
+      }
+
+      const body = readErrorBody(text);
+      const { status } = response;
+      // WordPress refuses a page past the last one instead of answering an empty list.
+      if (status === 400 && body?.code === INVALID_PAGE) {
+        return {
+          entries: [],
+          total: headerCount(response, 'x-wp-total') ?? 0,
+          totalPages: headerCount(response, 'x-wp-totalpages') ?? 0,
+        };
+      }
+      const answered = body ? `${status} ${body.code}: ${messageOf(body)}` : `${status} ${response.statusText}`.trim();
+      if (status === 429 || OUTAGE_STATUSES.has(status)) {
+        const error = failure(`${what}: the CMS answered ${answered}`, {
+          status,
+          code: status === 429 ? 'rate_limited' : 'server_error',
+          retryable: true,
+        });
+        const retryAfter = status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+        await waitOrThrow(error, retry, status, retryAfter ?? backoffMs(retry));
+        continue;
+      }
+      throw failure(`${what}: the CMS answered ${answered}`, {
+        status,
+        code: body?.code ?? `http_${status}`,
+        retryable: false,
+      });
+    }
+  }
+
+  async function waitOrThrow(error: CmsApiError, retry: number, status: number | undefined, waitMs: number): Promise<void> {
+    if (retry >= maxRetries) {
+      error.message += ` (gave up after ${maxRetries} ${maxRetries === 1 ? 'retry' : 'retries'})`;
+      throw error;
+    }
+    const capped = Math.min(Math.max(0, waitMs), maxWaitMs);
+    options.onWait?.({ ...(status === undefined ? {} : { status }), waitMs: capped, attempt: retry + 1 });
+    await sleep(capped);
+  }
+
+  return { list };
+}
+
+/**
+ * `https://blog.example/` → `https://blog.example/wp-json/wp/v2`; a site in a subfolder keeps its path. A
+ * bad address is a `CmsApiError` like any other refusal, so callers need no second error path for it.
+ */
+function restRoot(siteUrl: string): string {
+  const refuse = (message: string) => new CmsApiError(message, { code: 'invalid_site_url', retryable: false });
+  let url: URL;
+  try {
+    url = new URL(siteUrl);
+  } catch {
+    throw refuse('The CMS site URL is not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('The CMS site URL must start with http:// or https://');
+  // fetch refuses such URLs and quotes them whole in its error: reject before the credentials can leak.
+  if (url.username || url.password) {
+    throw refuse('The CMS site URL must not contain credentials; give the username and application password instead');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}${REST_PATH}`;
+}
+
+function listUrl(root: string, kind: CmsKind, { page, perPage, orderBy, modifiedAfter, include }: CmsListOptions): string {
+  const query = new URLSearchParams({
+    page: String(page),
+    per_page: String(perPage),
+    orderby: orderBy,
+    order: 'asc',
+    status: 'publish',
+    _embed: 'author,wp:term',
+  });
+  if (modifiedAfter !== undefined) query.set('modified_after', modifiedAfter);
+  if (include !== undefined) query.set('include', include.join(','));
+  return `${root}/${kind}?${query}`;
+}
+
+function readPage(
+  response: Response,
+  text: string,
+  { page, perPage }: CmsListOptions,
+  invalid: (message: string) => CmsApiError,
+): CmsListPage {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(text);
+  } catch {
+    throw invalid(`the CMS answered ${response.status} with a body that is not JSON`);
+  }
+  if (!Array.isArray(entries) || !entries.every(isEntry)) {
+    throw invalid(`the CMS answered ${response.status} with something other than a list of entries`);
+  }
+  const total = headerCount(response, 'x-wp-total');
+  const totalPages = headerCount(response, 'x-wp-totalpages');
+  if (total !== undefined && totalPages !== undefined) return { entries, total, totalPages };
+  // A proxy that drops the X-WP-* headers: count what is known, and promise one more page while this one is full.
+  const known = (page - 1) * perPage + entries.length;
+  return { entries, total: total ?? known, totalPages: totalPages ?? (entries.length === perPage ? page + 1 : page) };
+}
+
+function isEntry(value: unknown): value is CmsEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<CmsEntry>;
+  return typeof entry.id === 'number' && typeof entry.modified_gmt === 'string';
+}
+
+function invalid(response: Response): { status: number; code: CmsApiErrorCode; retryable: boolean } {
+  // A site that answers HTML at its REST root (permalinks off, not WordPress) does not heal by retrying.
+  return { status: response.status, code: 'invalid_response', retryable: false };
+}
+
+function readErrorBody(text: string): CmsErrorBody | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body !== 'object' || body === null) return undefined;
+    const { code, message } = body as Partial<CmsErrorBody>;
+    return typeof code === 'string' && typeof message === 'string' ? (body as CmsErrorBody) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The message as text (WordPress' critical-error message is HTML), with the per-parameter reasons of
+ * `rest_invalid_param` ("per_page must be between 1 …").
+ */
+function messageOf(body: CmsErrorBody): string {
+  const params = body.data?.params;
+  const reasons =
+    params && typeof params === 'object' ? Object.values(params).filter((reason) => typeof reason === 'string') : [];
+  const message = body.message
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return reasons.length > 0 ? `${message} (${reasons.join('; ')})` : message;
+}
+
+function headerCount(response: Response, name: string): number | undefined {
+  const value = response.headers.get(name)?.trim();
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+function backoffMs(retry: number): number {
+  return FIRST_BACKOFF_MS * 2 ** retry;
+}
+
+function describe(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  if (cause.name === 'TimeoutError') return 'timed out';
+  const inner = cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
+  return `${cause.message}${inner}`;
+}

@@ -1,0 +1,75 @@
+import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { connectorScheduleId } from '#workflows/ids.js';
+import type { Connector } from './records.js';
+
+/** What the connector's status shows of its schedule. */
+export interface ScheduleState {
+  nextSyncAt: string | null;
+  /** Ids of the sync workflows running now (at most one: syncs never overlap). */
+  runningWorkflowIds: string[];
+}
+
+/**
+ * A connector's schedule in Temporal: every `syncEveryMinutes` it starts the connector's sync workflow
+ * (the first at once). It is durable (it survives restarts of the service and of Temporal), a sync
+ * never overlaps another (a time that comes while one runs is skipped; "sync now" queues one), and
+ * operators see it, and every sync it started, in the Temporal UI.
+ */
+export function createConnectorSchedules(temporal: Client, taskQueue: string) {
+  const handleOf = (connector: Pick<Connector, 'id' | 'tenantId'>) =>
+    temporal.schedule.getHandle(connectorScheduleId(connector.tenantId, connector.id));
+
+  return {
+    async create(connector: Connector): Promise<void> {
+      const scheduleId = connectorScheduleId(connector.tenantId, connector.id);
+      await temporal.schedule.create({
+        scheduleId,
+        spec: { intervals: [{ every: `${connector.syncEveryMinutes} minutes` }] },
+        action: {
+          type: 'startWorkflow',
+          workflowType: connector.kind === 'shop' ? 'shopSyncWorkflow' : 'cmsSyncWorkflow',
+          workflowId: `${scheduleId}/sync`,
+          taskQueue,
+          args: [{ connectorId: connector.id }],
+        },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' },
+        state: { triggerImmediately: true, note: `${connector.kind} connector "${connector.name}"` },
+        memo: { tenantId: connector.tenantId, connectorId: connector.id, kind: connector.kind },
+      });
+    },
+
+    /** Starts a sync now, or right after the one running. */
+    async trigger(connector: Connector): Promise<void> {
+      await handleOf(connector).trigger(ScheduleOverlapPolicy.BUFFER_ONE);
+    },
+
+    async state(connector: Connector): Promise<ScheduleState> {
+      const { info } = await handleOf(connector).describe();
+      return {
+        nextSyncAt: info.nextActionTimes[0]?.toISOString() ?? null,
+        runningWorkflowIds: info.runningActions.map((action) => action.workflow.workflowId),
+      };
+    },
+
+    /** Deletes the schedule and ends a sync it has running; a schedule already gone is fine. */
+    async remove(connector: Connector): Promise<void> {
+      const handle = handleOf(connector);
+      try {
+        const { info } = await handle.describe();
+        await handle.delete();
+        await Promise.all(
+          info.runningActions.map((action) =>
+            temporal.workflow
+              .getHandle(action.workflow.workflowId, action.workflow.firstExecutionRunId)
+              .terminate('connector removed')
+              .catch(() => undefined),
+          ),
+        );
+      } catch (error) {
+        if (!(error instanceof ScheduleNotFoundError)) throw error;
+      }
+    },
+  };
+}
+
+export type ConnectorSchedules = ReturnType<typeof createConnectorSchedules>;

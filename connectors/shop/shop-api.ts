@@ -1,0 +1,274 @@
+/**
+ * A client of the shop admin REST API (Shopify-like): the shop, products by cursor page, one product.
+ *
+ * Shop APIs meter each app with a leaky bucket and answer 429 with a `Retry-After` in float seconds ("2.0")
+ * once it is full; a sync that walks a whole catalogue hits that routinely, so 429 is waited out rather than
+ * reported. 500/502/503/504 and answers that never arrived back off the same way. Everything else is the
+ * caller's problem and is thrown as a `ShopApiError` whose `code` says what kind, so a workflow can decide
+ * between "retry later" and "tell the merchant" without parsing text.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ShopInfo, ShopProduct } from './shop-types.js';
+
+export interface ShopApiOptions {
+  /** Admin API root, e.g. http://127.0.0.1:4321 or https://northwind.myshop.example; trailing slash ignored */
+  baseUrl: string;
+  /** sent as `X-Shop-Access-Token` */
+  accessToken: string;
+  /** e.g. '2025-01'; paths are /admin/api/{apiVersion}/... */
+  apiVersion: string;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<unknown>;
+  /** 429 and 5xx/network answers waited out in a row before giving up; default 5 */
+  maxRetries?: number;
+  /** cap of one wait (Retry-After or backoff); default 60_000 */
+  maxWaitMs?: number;
+  /** told before each wait, for logs/heartbeats */
+  onWait?: (event: { status?: number; waitMs: number; attempt: number }) => void;
+}
+
+export interface ProductsPage {
+  products: ShopProduct[];
+  /** opaque page_info of the next page; undefined on the last */
+  nextCursor: string | undefined;
+}
+
+export interface ShopApi {
+  /** GET /admin/api/{v}/shop.json */
+  shop(): Promise<ShopInfo>;
+  /** The first page holds active products only; later pages keep the filter the cursor carries. */
+  productsPage(options: { cursor?: string; limit: number }): Promise<ProductsPage>;
+  /** undefined when the shop has no product of this id (deleted since, say) */
+  product(productId: string): Promise<ShopProduct | undefined>;
+}
+
+export type ShopApiErrorCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'server_error'
+  | 'unreachable'
+  | 'invalid_response'
+  | 'bad_request';
+
+/** A failure of one API call; `retryable` is true only when waiting longer could help. */
+export class ShopApiError extends Error {
+  override readonly name = 'ShopApiError';
+  readonly status: number | undefined;
+  readonly code: ShopApiErrorCode;
+  readonly retryable: boolean;
+
+  constructor(init: {
+    status: number | undefined;
+    code: ShopApiErrorCode;
+    message: string;
+    retryable: boolean;
+    cause?: unknown;
+  }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.code = init.code;
+    this.retryable = init.retryable;
+  }
+}
+
+export const DEFAULT_MAX_RETRIES = 5;
+export const DEFAULT_MAX_WAIT_MS = 60_000;
+const BACKOFF_BASE_MS = 1000;
+const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/** One answer read to the end: reading the body can fail like the request itself, so both count as one try. */
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export function createShopApi(options: ShopApiOptions): ShopApi {
+  const root = `${options.baseUrl.replace(/\/+$/, '')}/admin/api/${encodeURIComponent(options.apiVersion)}`;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+
+  // The token never reaches a message through our own text, and this also scrubs it from anything the
+  // shop or the network layer might echo back.
+  const fail = (init: ConstructorParameters<typeof ShopApiError>[0]) =>
+    new ShopApiError({
+      ...init,
+      message: options.accessToken ? init.message.replaceAll(options.accessToken, '[redacted]') : init.message,
+    });
+
+  async function get(path: string, query: Record<string, string> = {}): Promise<Answer> {
+    const search = new URLSearchParams(query).toString();
+    const url = `${root}${path}${search ? `?${search}` : ''}`;
+    const label = `GET /admin/api/${options.apiVersion}${path}`;
+    const init: RequestInit = { headers: { 'x-shop-access-token': options.accessToken, accept: 'application/json' } };
+
+    for (let attempt = 1; ; attempt += 1) {
+      let answer: Answer | undefined;
+      let networkError: unknown;
+      try {
+        const response = await fetchFn(url, init);
+        answer = { status: response.status, headers: response.headers, text: await response.text() };
+      } catch (error) {
+        networkError = error;
+      }
+
+      if (answer && !RETRIED_STATUSES.has(answer.status)) return answer;
+      if (attempt > maxRetries) {
+        if (!answer) {
+          const reason = networkError instanceof Error ? `: ${networkError.message}` : '';
+          throw fail({
+            status: undefined,
+            code: 'unreachable',
+            retryable: true,
+            message: `${label} got no answer after ${attempt} attempts${reason}`,
+            cause: networkError,
+          });
+        }
+        throw fail({
+          status: answer.status,
+          code: answer.status === 429 ? 'rate_limited' : 'server_error',
+          retryable: true,
+          message: `${label} still answered ${answer.status} after ${maxRetries} retries${shopErrorText(answer.text)}`,
+        });
+      }
+
+      const backoff = BACKOFF_BASE_MS * 2 ** (attempt - 1);
+      const requested = answer?.status === 429 ? retryAfterMs(answer.headers.get('retry-after')) : undefined;
+      const waitMs = Math.min(requested ?? backoff, maxWaitMs);
+      options.onWait?.({ ...(answer ? { status: answer.status } : {}), waitMs, attempt });
+      await sleep(waitMs);
+    }
+  }
+
+  /** The JSON object of a 200 answer, or the error the status stands for. */
+  function readOk(answer: Answer, path: string): Record<string, unknown> {
+    const label = `GET /admin/api/${options.apiVersion}${path}`;
+    if (answer.status < 200 || answer.status >= 300) throw fail(statusError(answer, label));
+    const body = parseJson(answer.text);
+    if (body === undefined) {
+      throw fail({
+        status: answer.status,
+        code: 'invalid_response',
+        retryable: false,
+        message: `${label} answered with no JSON object`,
+      });
+    }
+    return body;
+  }
+
+  function invalid(answer: Answer, path: string, expected: string): ShopApiError {
+    return fail({
+      status: answer.status,
+      code: 'invalid_response',
+      retryable: false,
+      message: `GET /admin/api/${options.apiVersion}${path} answered without ${expected}`,
+    });
+  }
+
+  return {
+    async shop() {
+      const answer = await get('/shop.json');
+      const body = readOk(answer, '/shop.json');
+      if (!isObject(body.shop)) throw invalid(answer, '/shop.json', 'a shop');
+      return body.shop as unknown as ShopInfo;
+    },
+
+    async productsPage({ cursor, limit }) {
+      // Like Shopify, a page_info request takes no filter: the cursor already carries the first page's.
+      const query: Record<string, string> = cursor
+        ? { limit: String(limit), page_info: cursor }
+        : { limit: String(limit), status: 'active' };
+      const answer = await get('/products.json', query);
+      const body = readOk(answer, '/products.json');
+      if (!Array.isArray(body.products)) throw invalid(answer, '/products.json', 'a products list');
+      return { products: body.products as ShopProduct[], nextCursor: nextPageInfo(answer.headers.get('link')) };
+    },
+
+    async product(productId) {
+      const path = `/products/${encodeURIComponent(productId)}.json`;
+      const answer = await get(path);
+      if (answer.status === 404) return undefined;
+      const body = readOk(answer, path);
+      if (!isObject(body.product)) throw invalid(answer, path, 'a product');
+      return body.product as unknown as ShopProduct;
+    },
+  };
+}
+
+function statusError(answer: Answer, label: string): ConstructorParameters<typeof ShopApiError>[0] {
+  const { status } = answer;
+  const code: ShopApiErrorCode =
+    status === 401
+      ? 'unauthorized'
+      : status === 403
+        ? 'forbidden'
+        : status === 404
+          ? 'not_found'
+          : status >= 500
+            ? 'server_error'
+            : 'bad_request';
+  return { status, code, retryable: false, message: `${label} answered ${status}${shopErrorText(answer.text)}` };
+}
+
+/**
+ * The shop's own words from an error body, prefixed with ": ". Shop APIs send `{"errors": "text"}`,
+ * `{"errors": {"field": ["problem"]}}`, `{"errors": ["text"]}` or `{"error": "text"}`; anything else
+ * (an HTML page from a proxy, say) is quoted briefly.
+ */
+export function shopErrorText(bodyText: string): string {
+  const body = parseJson(bodyText);
+  const errors = body?.errors ?? body?.error;
+  let text: string;
+  if (typeof errors === 'string') text = errors;
+  else if (Array.isArray(errors)) text = errors.map(String).join('; ');
+  else if (isObject(errors)) {
+    text = Object.entries(errors)
+      .map(([field, problems]) => `${field} ${Array.isArray(problems) ? problems.join(', ') : String(problems)}`)
+      .join('; ');
+  } else text = bodyText.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return text ? `: ${text}` : '';
+}
+
+/**
+ * `Retry-After` in milliseconds: seconds, whole or fractional as shop APIs send them ("2.0"), or an HTTP
+ * date (a past one means now); undefined when absent or unreadable, so the caller backs off instead.
+ */
+export function retryAfterMs(header: string | null | undefined, now: number = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The `page_info` of the `rel="next"` URL in a `Link` header, e.g. `<https://…?page_info=abc>; rel="next"`. */
+export function nextPageInfo(link: string | null | undefined): string | undefined {
+  if (!link) return undefined;
+  for (const [, target = '', params = ''] of link.matchAll(/<([^>]*)>([^,<]*)/g)) {
+    const rel = /;\s*rel\s*=\s*"?([^";]*)"?/i.exec(params)?.[1] ?? '';
+    if (!rel.toLowerCase().split(/\s+/).includes('next')) continue;
+    try {
+      return new URL(target, 'http://relative.invalid').searchParams.get('page_info') ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { createSourceStore } from '#knowledge/sources.js';
+import type { TestApi } from './api.js';
+import { eventually } from './eventually.js';
+import { importingTenant } from './ingestion.js';
+
+/** A tenant with an API key that may import and read, and an admin user who sets up connectors. */
+export async function connectingTenant(api: TestApi) {
+  const tenant = await importingTenant(api);
+  const admin = (
+    await api.admin('POST', `/admin/tenants/${tenant.tenant.id}/users`, {
+      name: 'Grace',
+      email: `grace-${randomUUID()}@shop.test`,
+      role: 'admin',
+    })
+  ).body;
+  const userHeaders = { authorization: `Bearer ${admin.token as string}` };
+  return {
+    ...tenant,
+    userHeaders,
+    /** Calls a route as the admin user. */
+    asAdmin: (method: string, path: string, body?: unknown) => api.request(method, path, { headers: userHeaders, body }),
+  };
+}
+
+export type ConnectingTenant = Awaited<ReturnType<typeof connectingTenant>>;
+
+/** Waits until the connector has a finished run other than `previousRunId`; returns the connector as the API shows it. */
+export async function untilSynced(tenant: ConnectingTenant, connectorId: string, previousRunId?: string, timeoutMs = 120_000) {
+  const { body } = await eventually(
+    () => tenant.asAdmin('GET', `/connectors/${connectorId}`),
+    ({ body }) => Boolean(body?.sync?.last && body.sync.last.runId !== previousRunId && !body.sync.running),
+    { timeoutMs, intervalMs: 250 },
+  );
+  return body;
+}
+
+/** The external ids of the sources of one origin in a knowledge base, looked up behind the API. */
+export async function sourcesOfOrigin(
+  api: TestApi,
+  tenantId: string,
+  knowledgeBaseId: string,
+  origin: string,
+): Promise<string[]> {
+  const keys = await createSourceStore(api.redis, api.config.redis.prefix).listByOrigin(tenantId, knowledgeBaseId, origin);
+  return keys.map((key) => decodeURIComponent(key.split('/')[1] ?? ''));
+}

@@ -1,0 +1,60 @@
+import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '#activities/index.js';
+import { connectorActivityOptions } from './activity-options.js';
+import { failedRun } from './failed-run.js';
+import { syncProgressQuery } from './shop-sync.js';
+import type { CmsKind, CmsSyncInput, SyncOutcome, SyncProgress } from './types.js';
+
+const { beginCmsSync, syncCmsPage, finishCmsSync, failConnectorSync } = proxyActivities<Activities>(connectorActivityOptions);
+
+const kinds: CmsKind[] = ['posts', 'pages'];
+
+/**
+ * One sync of a content-management site, started by the connector's schedule. The first activity
+ * decides the mode: `incremental` reads only what was modified after the last sync's latest
+ * modification, `full` reads everything and then cleans up what the site no longer publishes (when
+ * the last full sync is older than the connector's `fullSyncEveryHours`, or one was asked for).
+ * Posts, then pages, page by page; the position lives in the workflow, so a restart resumes there.
+ */
+export async function cmsSyncWorkflow(input: CmsSyncInput): Promise<SyncOutcome | undefined> {
+  const { connectorId } = input;
+  const runId = input.resume?.runId ?? workflowInfo().runId;
+  const progress: SyncProgress = { runId, pages: input.resume?.pages ?? 0, sent: input.resume?.sent ?? 0, position: '' };
+  setHandler(syncProgressQuery, () => progress);
+
+  return failedRun(
+    (message) => failConnectorSync({ connectorId, runId, message }),
+    async () => {
+      const run = input.resume ?? (await beginCmsSync({ connectorId, runId }));
+      if (!run) return undefined;
+      const { mode, modifiedAfter } = run;
+      for (const kind of kinds.slice(kinds.indexOf(input.resume?.kind ?? 'posts'))) {
+        let page = input.resume?.kind === kind ? input.resume.page : 1;
+        let totalPages = page;
+        while (page <= totalPages) {
+          progress.position = `${kind} page ${page}`;
+          const result = await syncCmsPage({ connectorId, runId, kind, page, mode, ...(modifiedAfter ? { modifiedAfter } : {}) });
+          progress.pages += 1;
+          progress.sent += result.sent;
+          totalPages = result.totalPages;
+          page += 1;
+          if (page <= totalPages && workflowInfo().continueAsNewSuggested) {
+            return continueAsNew<typeof cmsSyncWorkflow>({
+              connectorId,
+              resume: {
+                runId,
+                mode,
+                ...(modifiedAfter ? { modifiedAfter } : {}),
+                kind,
+                page,
+                pages: progress.pages,
+                sent: progress.sent,
+              },
+            });
+          }
+        }
+      }
+      return finishCmsSync({ connectorId, runId });
+    },
+  );
+}

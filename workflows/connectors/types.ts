@@ -1,0 +1,45 @@
+/** Inputs and results of the connectors' workflows and activities (plain data: they cross Temporal). */
+import type { CmsKind } from '#connectors/cms/cms-types.js';
+import type { Storefront } from '#connectors/shop/product-item.js';
+
+export type { CmsKind, Storefront };
+
+export interface ShopSyncInput {
+  connectorId: string;
+  /** Set when a long sync continues as new: where it was. */
+  resume?: { runId: string; storefront: Storefront; cursor: string; pages: number; sent: number };
+}
+
+export interface CmsSyncInput {
+  connectorId: string;
+  resume?: {
+    runId: string;
+    mode: 'full' | 'incremental';
+    modifiedAfter?: string;
+    kind: CmsKind;
+    page: number;
+    pages: number;
+    sent: number;
+  };
+}
+
+/** What the Temporal UI (and `progress` queries) show of a sync in flight. */
+export interface SyncProgress {
+  runId: string;
+  pages: number;
+  sent: number;
+  /** Shop: the cursor of the next page; CMS: the kind and page number. */
+  position: string;
+}
+
+export interface ShopProductInput {
+  connectorId: string;
+  productId: string;
+}
+
+export interface SyncOutcome {
+  runId: string;
+  mode: 'full' | 'incremental';
+  sent: number;
+  deleted: number;
+}
