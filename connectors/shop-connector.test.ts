@@ -190,6 +190,32 @@ test.serial('an update webhook re-ingests that product only; a redelivery does n
   t.is(job.status, 'metadata_updated');
 });
 
+test.serial('a webhook taken in while no worker runs is acted on when one comes back', async (t) => {
+  const shop = await shopWith(3);
+  const { tenant, connector } = await connect(shop);
+  await untilSynced(tenant, connector.id);
+  const [product] = shop.products();
+
+  await stack.stopWorker();
+  try {
+    const renamed = shop.updateProduct(product!.id, {
+      title: 'Glacier sleeping bag',
+      body_html: '<p>Comfort to minus 12 degrees.</p>',
+    });
+    const delivered = await shop.sendWebhook(webhookUrlOf(connector), 'products/update', renamed);
+    t.is(delivered.status, 200);
+    t.like(await delivered.json(), { action: 'reingest' });
+  } finally {
+    await stack.startWorker();
+  }
+  const [hit] = await eventually(
+    () => search(tenant, 'Glacier sleeping bag minus 12 degrees'),
+    ([top]) => top?.title === 'Glacier sleeping bag',
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
+  t.like(hit, { externalId: String(product!.id), title: 'Glacier sleeping bag' });
+});
+
 test.serial('a deleted product disappears after the next sync', async (t) => {
   const shop = await shopWith(5);
   const { tenant, connector } = await connect(shop);

@@ -13,7 +13,7 @@ for (const [network, prefix] of [
 ] as const) {
   internal.addSubnet(network, prefix, 'ipv4');
 }
-internal.addSubnet('::1', 128, 'ipv6');
+internal.addSubnet('::', 127, 'ipv6');
 internal.addSubnet('fc00::', 7, 'ipv6');
 internal.addSubnet('fe80::', 10, 'ipv6');
 
@@ -25,9 +25,15 @@ internal.addSubnet('fe80::', 10, 'ipv6');
  */
 export function sourceUrlProblem(address: string, production: boolean): string | undefined {
   if (!production) return undefined;
-  const url = new URL(address);
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return 'must be a valid URL';
+  }
   if (url.protocol !== 'https:') return 'must use https';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // `localhost.` is `localhost`: a name's final dot changes nothing about where it resolves.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   const family = isIP(host);
   if (family !== 0) return internal.check(host, family === 4 ? 'ipv4' : 'ipv6') ? 'must be a public address' : undefined;
   if (host === 'localhost' || /\.(localhost|local|internal|lan|home\.arpa)$/i.test(host) || !host.includes('.')) {

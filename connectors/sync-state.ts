@@ -77,17 +77,17 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
     /** Records ids a run sent and, for a CMS, the latest modification time among them. */
     async noteSent(connectorId: string, runId: string, externalIds: string[], maxModified?: string): Promise<void> {
       if (externalIds.length === 0) return;
-      const state = await read(connectorId);
-      const multi = redis
+      // Counted by the ids new to the run, so a page sent again after a worker restart counts once.
+      const [added] = (await redis
         .multi()
         .sAdd(keys.seen(connectorId, runId), externalIds)
-        .expire(keys.seen(connectorId, runId), 7 * 24 * 3600);
-      if (runningId(state) === runId) {
-        multi.hIncrBy(keys.syncState(connectorId), 'runSent', externalIds.length);
-        if (maxModified && maxModified > (state.runMaxModified ?? '')) {
-          multi.hSet(keys.syncState(connectorId), 'runMaxModified', maxModified);
-        }
-      }
+        .expire(keys.seen(connectorId, runId), 7 * 24 * 3600)
+        .exec()) as unknown as [number];
+      const state = await read(connectorId);
+      if (runningId(state) !== runId) return;
+      const multi = redis.multi().hIncrBy(keys.syncState(connectorId), 'runSent', added);
+      if (maxModified && maxModified > (state.runMaxModified ?? ''))
+        multi.hSet(keys.syncState(connectorId), 'runMaxModified', maxModified);
       await multi.exec();
     },
 
@@ -142,7 +142,7 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
         ...run,
         finishedAt: failedAt,
         outcome: 'failed',
-        sent: Number(state.runSent ?? 0),
+        sent: running?.runId === runId ? Number(state.runSent ?? 0) : 0,
         deleted: 0,
         error,
       };

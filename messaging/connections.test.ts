@@ -1,31 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import test from 'ava';
-import { createLogger } from '#platform/logger.js';
-import { createRedisClient, type RedisClient } from '#platform/redis.js';
+import { useTestRedis } from '#testing/redis.js';
 import { createMessagingConnections, PhoneNumberTakenError, type NewConnection } from './connections.js';
 import { messagingKeys } from './redis-keys.js';
 import { createSecretBox, keyIdOf, SecretBoxError } from '#platform/secret-box.js';
 
-const prefix = `test-${randomUUID().slice(0, 8)}`;
+const testRedis = useTestRedis(test);
+const { prefix } = testRedis;
 const keys = messagingKeys(prefix);
 const keyA = randomBytes(32);
 const keyB = randomBytes(32);
-let redis: RedisClient;
-
-test.before(async () => {
-  redis = createRedisClient(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', createLogger({ level: 'silent', name: 'test' }));
-  await redis.connect();
-});
-test.after.always(async () => {
-  if (!redis?.isOpen) return;
-  const found: string[] = [];
-  for await (const key of redis.scanIterator({ MATCH: `${prefix}:*` })) found.push(key);
-  if (found.length > 0) await redis.del(found);
-  await redis.quit();
-});
 
 const storeWith = (current: Buffer, previous: Buffer[] = []) =>
-  createMessagingConnections(redis, prefix, createSecretBox({ current, previous }));
+  createMessagingConnections(testRedis.redis(), prefix, createSecretBox({ current, previous }));
 
 function newConnection(fields: Partial<NewConnection> = {}): NewConnection {
   return {
@@ -76,7 +63,7 @@ test('credentials come back decrypted; the stored record holds none of them in p
   t.is(credentials.appSecret, input.appSecret);
   t.regex(credentials.verifyToken, /^[A-Za-z0-9_-]{43}$/);
 
-  const stored = await redis.hGetAll(keys.connection(connection.id));
+  const stored = await testRedis.redis().hGetAll(keys.connection(connection.id));
   const raw = JSON.stringify(stored);
   for (const secret of [credentials.accessToken, credentials.appSecret!, credentials.verifyToken]) t.false(raw.includes(secret));
   for (const field of ['accessTokenSealed', 'appSecretSealed', 'verifyTokenSealed'])
@@ -109,8 +96,8 @@ test('a sealed value moved to another connection does not open there', async (t)
   const store = storeWith(keyA);
   const victim = await store.create(randomUUID(), newConnection());
   const attacker = await store.create(randomUUID(), newConnection());
-  const stolen = await redis.hGet(keys.connection(victim.id), 'accessTokenSealed');
-  await redis.hSet(keys.connection(attacker.id), 'accessTokenSealed', stolen!);
+  const stolen = await testRedis.redis().hGet(keys.connection(victim.id), 'accessTokenSealed');
+  await testRedis.redis().hSet(keys.connection(attacker.id), 'accessTokenSealed', stolen!);
   await t.throwsAsync(store.credentialsOf(attacker), { instanceOf: SecretBoxError, message: /another record/ });
 });
 
@@ -123,7 +110,7 @@ test('after a key rotation, credentials still open and are re-sealed with the ne
 
   const rotated = storeWith(keyB, [keyA]);
   t.deepEqual(await rotated.credentialsOf(connection), before);
-  const stored = await redis.hGetAll(keys.connection(connection.id));
+  const stored = await testRedis.redis().hGetAll(keys.connection(connection.id));
   for (const field of ['accessTokenSealed', 'appSecretSealed', 'verifyTokenSealed']) {
     t.is(stored[field]!.split('.')[1], keyIdOf(keyB), `${field} is sealed with the new key`);
   }
@@ -142,5 +129,5 @@ test('a refused token marks the connection token_invalid', async (t) => {
   t.deepEqual(await store.credentialsOf(connection), await store.credentialsOf({ id: connection.id }), 'its secrets are kept');
   const unknown = randomUUID();
   await store.markTokenInvalid(unknown);
-  t.is(await redis.exists(keys.connection(unknown)), 0, 'no record is made up for an unknown id');
+  t.is(await testRedis.redis().exists(keys.connection(unknown)), 0, 'no record is made up for an unknown id');
 });

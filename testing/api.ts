@@ -7,6 +7,7 @@ import { createTenancy, type Tenancy } from '#tenancy/index.js';
 import { wireApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
 import { testConfig } from './config.js';
+import { deleteKeys } from './redis.js';
 
 export interface TestApi {
   url: string;
@@ -78,12 +79,6 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
       await closeRedisClient(redis);
     },
   };
-}
-
-async function deleteKeys(redis: RedisClient, pattern: string): Promise<void> {
-  const keys: string[] = [];
-  for await (const key of redis.scanIterator({ MATCH: pattern, COUNT: 500 })) keys.push(key);
-  if (keys.length > 0) await redis.del(keys);
 }
 
 /** A tenant with an API key of the given scopes, made through the admin API. */

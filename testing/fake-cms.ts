@@ -37,6 +37,8 @@ export interface FakeCms {
   rateLimitNext(count: number, retryAfterSeconds?: number): void;
   /** The next `count` requests answer `status`: WordPress' critical-error JSON for 500, a proxy's HTML page otherwise. */
   failNext(count: number, status: 500 | 502 | 503): void;
+  /** Runs after each answered request: a test changes the site mid-sync with it (say, deletes a post between two pages). */
+  afterEachRequest(listener: ((request: FakeCms['requests'][number]) => void) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -151,6 +153,7 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
     return { status: 200, headers, body };
   }
 
+  let afterEach: ((request: FakeCms['requests'][number]) => void) | undefined;
   const server = createServer((request, response) => {
     const requestUrl = new URL(request.url ?? '/', 'http://127.0.0.1');
     let result: Answer;
@@ -159,12 +162,14 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
     } catch (cause) {
       result = error(500, 'internal_server_error', `fake CMS bug: ${String(cause)}`);
     }
-    requests.push({
+    const answered = {
       method: request.method ?? '',
       path: requestUrl.pathname,
       query: Object.fromEntries(requestUrl.searchParams),
       status: result.status,
-    });
+    };
+    requests.push(answered);
+    afterEach?.(answered);
     const isText = typeof result.body === 'string';
     response.writeHead(result.status, {
       'content-type': isText ? 'text/html; charset=UTF-8' : 'application/json; charset=UTF-8',
@@ -179,6 +184,9 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
     url,
     requests,
     addPosts: (posts) => add('posts', posts),
+    afterEachRequest(listener) {
+      afterEach = listener;
+    },
     addPages: (pages) => add('pages', pages),
     entries: (kind) => [...store[kind].values()].sort((a, b) => a.id - b.id).map((entry) => structuredClone(entry)),
     updateEntry(kind, id, changes) {

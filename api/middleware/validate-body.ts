@@ -2,9 +2,10 @@ import type { Middleware } from 'koa';
 import { compileValidator } from '../validation.js';
 
 /** Checks `ctx.request.body` against a JSON Schema compiled once, before the handler runs. */
-export function validateBody(schema: object): Middleware {
+export function validateBody(schema: object, { optional = false } = {}): Middleware {
   const assertValid = compileValidator(schema);
   return async function validateBody(ctx, next) {
+    if (optional && ctx.request.body === undefined) ctx.request.body = {};
     assertValid(ctx.request.body);
     await next();
   };

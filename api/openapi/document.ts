@@ -79,7 +79,9 @@ function describe(operation: Operation): object {
     tags: operation.tags,
     security: operation.security === 'none' ? [] : [{ [operation.security]: operation.scope ? [operation.scope] : [] }],
     parameters: [...pathParameters, ...queryParameters, ...headerParameters],
-    ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: operation.body } } } } : {}),
+    ...(operation.body
+      ? { requestBody: { required: !operation.bodyOptional, content: { 'application/json': { schema: operation.body } } } }
+      : {}),
     responses,
   };
 }

@@ -11,6 +11,8 @@ export interface OperationSpec {
   description?: string;
   /** JSON Schema of the request body, enforced by `validateBody` before the handler runs. */
   body?: object;
+  /** The body may be left out; it is then validated (and handled) as `{}`. */
+  bodyOptional?: boolean;
   /** JSON Schema of the query parameters (an object schema), enforced by `validateQuery`. */
   query?: object;
   /** Request headers the route reads, besides the security scheme's. */
@@ -74,7 +76,7 @@ export class DocumentedRouter<State = object> {
     const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
     const validation = [
       ...(spec.query ? [validateQuery(spec.query) as RouterMiddleware<State>] : []),
-      ...(spec.body ? [validateBody(spec.body) as RouterMiddleware<State>] : []),
+      ...(spec.body ? [validateBody(spec.body, { optional: spec.bodyOptional ?? false }) as RouterMiddleware<State>] : []),
     ];
     this.router[method](koaPath, ...([...validation, ...handlers] as never[]));
     return this;

@@ -218,14 +218,16 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
     '/connectors/{connectorId}/sync',
     {
       summary: 'Sync now',
-      description: 'Starts a sync, or queues one to follow the sync running. `full: true` makes a CMS sync a full one.',
+      description:
+        'Starts a sync, or queues one to follow the sync running. `full: true` makes a CMS sync a full one. The body may be left out.',
       body: syncRequest,
+      bodyOptional: true,
       responses: { 202: { description: 'A sync is on its way', schema: syncStartedResponse } },
       errors: [400, 404],
     },
     async (ctx) => {
       const connector = await owned(ctx);
-      if ((ctx.request.body as { full?: boolean } | undefined)?.full && connector.kind === 'cms') {
+      if ((ctx.request.body as { full?: boolean }).full && connector.kind === 'cms') {
         await syncState.requestFullSync(connector.id);
       }
       await schedules.trigger(connector);
