@@ -103,6 +103,10 @@ test('no answer at all is retryable, with no HTTP status and no code', async (t)
   const never: typeof fetch = (_url, init) =>
     new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
   const slow = createGraphClient({ baseUrl: 'https://graph.example', fetch: never, timeoutMs: 50 });
+  // AbortSignal.timeout's timer does not hold the process open (a real request's socket would): without
+  // this, a test process with nothing else to do could end before the timeout fires.
+  const holdOpen = setInterval(() => undefined, 1_000);
+  t.teardown(() => clearInterval(holdOpen));
   t.like(await t.throwsAsync(slow.sendMessage(credential, textMessage(to, 'Hi'))), {
     status: null,
     kind: 'retryable',
