@@ -19,7 +19,7 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
   const handleOf = (connector: Pick<Connector, 'id' | 'tenantId'>) =>
     temporal.schedule.getHandle(connectorScheduleId(connector.tenantId, connector.id));
 
-  return {
+  const schedules = {
     async create(connector: Connector): Promise<void> {
       const scheduleId = connectorScheduleId(connector.tenantId, connector.id);
       await temporal.schedule.create({
@@ -38,13 +38,25 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
       });
     },
 
-    /** Starts a sync now, or right after the one running. */
+    /** Starts a sync now, or right after the one running; a schedule that went missing is made again (which starts one). */
     async trigger(connector: Connector): Promise<void> {
-      await handleOf(connector).trigger(ScheduleOverlapPolicy.BUFFER_ONE);
+      try {
+        await handleOf(connector).trigger(ScheduleOverlapPolicy.BUFFER_ONE);
+      } catch (error) {
+        if (!(error instanceof ScheduleNotFoundError)) throw error;
+        await schedules.create(connector);
+      }
     },
 
+    /** A schedule removed behind the service's back (in the Temporal UI, say) reads as having nothing ahead. */
     async state(connector: Connector): Promise<ScheduleState> {
-      const { info } = await handleOf(connector).describe();
+      let info;
+      try {
+        ({ info } = await handleOf(connector).describe());
+      } catch (error) {
+        if (error instanceof ScheduleNotFoundError) return { nextSyncAt: null, runningWorkflowIds: [] };
+        throw error;
+      }
       return {
         nextSyncAt: info.nextActionTimes[0]?.toISOString() ?? null,
         runningWorkflowIds: info.runningActions.map((action) => action.workflow.workflowId),
@@ -70,6 +82,7 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
       }
     },
   };
+  return schedules;
 }
 
 export type ConnectorSchedules = ReturnType<typeof createConnectorSchedules>;

@@ -9,10 +9,15 @@
  * one `updateEntry`) is stamped strictly after every earlier modification and no earlier than the current
  * second, so both "after the newest `modified_gmt` seen" and "after the wall-clock start of a sync" cursors
  * find it.
+ *
+ * The site's users and terms and the generated posts and pages come from `fake-cms-content.ts`.
  */
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CmsEmbeddedAuthor, CmsEmbeddedTerm, CmsEntry, CmsErrorBody, CmsKind } from '#connectors/cms/cms-types.js';
+import type { CmsEntry, CmsErrorBody, CmsKind } from '#connectors/cms/cms-types.js';
+import { buildEntry, embeddedAuthor, embeddedTerms, toGmt } from './fake-cms-content.js';
+
+export { fakeCmsAuthors, fakeCmsTerms } from './fake-cms-content.js';
 
 export interface FakeCmsOptions {
   /** default 100, above → 400 rest_invalid_param */
@@ -41,26 +46,6 @@ export interface FakeCms {
   afterEachRequest(listener: ((request: FakeCms['requests'][number]) => void) | undefined): void;
   close(): Promise<void>;
 }
-
-/** The site's users; generated posts and pages cycle through them. */
-export const fakeCmsAuthors: readonly CmsEmbeddedAuthor[] = [
-  { id: 1, name: 'Ada Lovelace', slug: 'ada' },
-  { id: 2, name: 'Grace Hopper', slug: 'grace' },
-  { id: 3, name: 'Søren Ødegaard', slug: 'soren' },
-];
-
-/** Terms, with names HTML-escaped as WordPress stores and serves them; ids are shared by both taxonomies. */
-export const fakeCmsTerms: readonly CmsEmbeddedTerm[] = [
-  { id: 1, name: 'Uncategorized', slug: 'uncategorized', taxonomy: 'category' },
-  { id: 2, name: 'Guides', slug: 'guides', taxonomy: 'category' },
-  { id: 3, name: 'News &amp; Events', slug: 'news-events', taxonomy: 'category' },
-  { id: 4, name: 'Releases', slug: 'releases', taxonomy: 'category' },
-  { id: 5, name: 'setup', slug: 'setup', taxonomy: 'post_tag' },
-  { id: 6, name: 'billing', slug: 'billing', taxonomy: 'post_tag' },
-  { id: 7, name: 'api', slug: 'api', taxonomy: 'post_tag' },
-  { id: 8, name: 'tips &amp; tricks', slug: 'tips-tricks', taxonomy: 'post_tag' },
-  { id: 9, name: 'security', slug: 'security', taxonomy: 'post_tag' },
-];
 
 const REST_ROUTE = /^\/wp-json\/wp\/v2\/(posts|pages)\/?$/;
 const ORDER_BY = ['date', 'id', 'modified', 'slug', 'title'] as const;
@@ -333,16 +318,13 @@ function served(entry: CmsEntry, embed: string[]): CmsEntry {
   if (rest.excerpt.protected) rest.excerpt.rendered = '';
   const embedded: NonNullable<CmsEntry['_embedded']> = {};
   if (embed.includes('author')) {
-    embedded.author = given?.author ?? [
-      fakeCmsAuthors.find(({ id }) => id === rest.author) ?? {
-        id: rest.author,
-        name: `User ${rest.author}`,
-        slug: `user-${rest.author}`,
-      },
-    ];
+    embedded.author = given?.author ?? [embeddedAuthor(rest.author)];
   }
   if (embed.includes('wp:term') && rest.type === 'post') {
-    embedded['wp:term'] = given?.['wp:term'] ?? [terms(rest.categories, 'category'), terms(rest.tags, 'post_tag')];
+    embedded['wp:term'] = given?.['wp:term'] ?? [
+      embeddedTerms(rest.categories, 'category'),
+      embeddedTerms(rest.tags, 'post_tag'),
+    ];
   }
   return Object.keys(embedded).length > 0 ? { ...rest, _embedded: embedded } : rest;
 }
@@ -361,74 +343,6 @@ function compareBy(orderBy: ListQuery['orderBy'], a: CmsEntry, b: CmsEntry): num
             : entry.title.rendered;
   const [x, y] = [key(a), key(b)];
   return x < y ? -1 : x > y ? 1 : a.id - b.id;
-}
-
-function terms(ids: number[] | undefined, taxonomy: CmsEmbeddedTerm['taxonomy']): CmsEmbeddedTerm[] {
-  return (ids ?? []).map(
-    (id) =>
-      fakeCmsTerms.find((term) => term.id === id && term.taxonomy === taxonomy) ?? {
-        id,
-        name: `Term ${id}`,
-        slug: `term-${id}`,
-        taxonomy,
-      },
-  );
-}
-
-const TOPICS = [
-  ['Getting started &#8211; your first project', 'Create a project from the dashboard &amp; invite your team', 'setup'],
-  ['Billing &amp; invoices explained', 'Invoices are issued on the 1<sup>st</sup> of each month in &euro; or $', 'billing'],
-  ['Using the REST API', 'Every request needs an API key sent as <code>x-api-key</code>', 'api'],
-  ['What&#8217;s new in release', 'This release brings faster search&nbsp;&amp; a new editor', 'releases'],
-  ['Keeping your account secure', 'Turn on two-factor authentication under <em>Settings &rarr; Security</em>', 'security'],
-] as const;
-
-const PAGE_TITLES = ['About us', 'Contact', 'Shipping &amp; returns', 'Privacy policy', 'FAQ'];
-
-/** A generated entry, deterministic in its id, with the partial's fields on top. */
-function buildEntry(kind: CmsKind, id: number, modified: string, partial: Partial<CmsEntry>, siteUrl: string): CmsEntry {
-  const isPost = kind === 'posts';
-  const [topic, lead, keyword] = TOPICS[id % TOPICS.length]!;
-  const title = isPost ? `${topic} (${id})` : `${PAGE_TITLES[id % PAGE_TITLES.length]} ${id}`;
-  const content = [
-    `<h2>${isPost ? topic : 'Overview'}</h2>`,
-    `<p>${lead}. This is note&nbsp;${id} about ${keyword}.</p>`,
-    '<ul>\n<li>Step one &ndash; open the app</li>\n<li>Step two &ndash; follow the &#8220;Next&#8221; button</li>\n</ul>',
-    `<p>Questions? <a href="${siteUrl}/contact/">Write to us</a> &amp; we&#8217;ll answer.</p>`,
-  ].join('\n');
-  const generated: CmsEntry = {
-    id,
-    type: isPost ? 'post' : 'page',
-    slug: slugify(partial.title?.rendered ?? title),
-    status: 'publish',
-    link: '',
-    date_gmt: toGmt(Date.UTC(2024, 0, 1, 8) + id * 7 * 3_600_000),
-    modified_gmt: modified,
-    title: { rendered: title },
-    content: { rendered: `${content}\n`, protected: false },
-    excerpt: { rendered: `<p>${lead}. This is note&nbsp;${id} about ${keyword} [&hellip;]</p>\n`, protected: false },
-    author: fakeCmsAuthors[id % fakeCmsAuthors.length]!.id,
-    ...(isPost
-      ? {
-          categories: id % 4 === 0 ? [2 + (id % 3), 1] : [2 + (id % 3)],
-          tags: id % 2 === 0 ? [5 + (id % 5), 5 + ((id + 2) % 5)] : [5 + (id % 5)],
-        }
-      : { parent: 0 }),
-  };
-  const entry: CmsEntry = { ...generated, ...structuredClone(partial), id, type: generated.type };
-  return { ...entry, link: partial.link ?? `${siteUrl}/${entry.slug}/` };
-}
-
-function slugify(rendered: string): string {
-  return rendered
-    .replace(/<[^>]*>|&[^;\s]+;/g, ' ')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
-function toGmt(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19);
 }
 
 function gmtMs(gmt: string): number {

@@ -700,3 +700,19 @@ test('in production an address the URL parser refuses is 400 naming it, not 500'
     ['/data/siteUrl'],
   );
 });
+
+test('a schedule removed in Temporal reads as nothing ahead, and sync now makes it again', async (t) => {
+  const tenant = await connectingTenant(api);
+  const connector = await connected(tenant, 'cms');
+  const handle = temporal.client.schedule.getHandle(connectorScheduleId(tenant.tenant.id, connector.id));
+  await handle.delete();
+
+  const read = await tenant.asAdmin('GET', `/connectors/${connector.id}`);
+  t.is(read.status, 200);
+  t.is(read.body.sync.nextSyncAt, null);
+
+  t.is((await tenant.asAdmin('POST', `/connectors/${connector.id}/sync`)).status, 202);
+  const schedule = await handle.describe();
+  t.is(schedule.action.workflowType, 'cmsSyncWorkflow');
+  t.not((await tenant.asAdmin('GET', `/connectors/${connector.id}`)).body.sync.nextSyncAt, null);
+});
