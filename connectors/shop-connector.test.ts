@@ -5,6 +5,7 @@ import { connectingTenant, sourcesOfOrigin, untilSynced, type ConnectingTenant }
 import { eventually } from '#testing/eventually.js';
 import { startFakeShop, type FakeShop } from '#testing/fake-shop.js';
 import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { syncProgressQuery } from '#workflows/connectors/queries.js';
 import { connectorScheduleId } from '#workflows/ids.js';
 import type { ShopProduct } from './shop/shop-types.js';
 
@@ -276,6 +277,12 @@ test.serial('a sync interrupted by a worker restart resumes at its page and ends
     (count) => count >= 4,
     { timeoutMs: 60_000, intervalMs: 50 },
   );
+  // The sync in flight is the schedule's latest action; asked where it is, it answers with its position.
+  const schedule = await temporal.client.schedule.getHandle(connectorScheduleId(tenant.tenant.id, connector.id)).describe();
+  const latest = schedule.info.recentActions.at(-1)!.action;
+  const progress = await temporal.client.workflow.getHandle(latest.workflow.workflowId).query(syncProgressQuery);
+  t.true(progress.pages >= 1 && progress.position !== '', JSON.stringify(progress));
+
   await stack.stopWorker();
   const beforeRestart = pageRequests().length;
   t.true(beforeRestart < 12, `the sync was still under way (${beforeRestart} of 12 pages)`);

@@ -2,7 +2,7 @@ import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@tempo
 import type { Activities } from '#activities/index.js';
 import { connectorActivityOptions } from './activity-options.js';
 import { failedRun } from './failed-run.js';
-import { syncProgressQuery } from './shop-sync.js';
+import { syncProgressQuery } from './queries.js';
 import type { CmsKind, CmsSyncInput, SyncOutcome, SyncProgress } from './types.js';
 
 const { beginCmsSync, syncCmsPage, finishCmsSync, failConnectorSync } = proxyActivities<Activities>(connectorActivityOptions);

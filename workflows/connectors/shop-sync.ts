@@ -1,12 +1,11 @@
-import { continueAsNew, defineQuery, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { connectorActivityOptions } from './activity-options.js';
 import { failedRun } from './failed-run.js';
+import { syncProgressQuery } from './queries.js';
 import type { ShopSyncInput, SyncOutcome, SyncProgress } from './types.js';
 
 const { beginShopSync, syncShopPage, finishShopSync, failConnectorSync } = proxyActivities<Activities>(connectorActivityOptions);
-
-export const syncProgressQuery = defineQuery<SyncProgress>('progress');
 
 /**
  * One full sync of a shop, started by the connector's schedule: reads the products page by page
