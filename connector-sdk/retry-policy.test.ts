@@ -52,4 +52,6 @@ test('Retry-After replaces the computed delay and is honoured as given', (t) => 
     'unreadable header falls back to backoff',
   );
   t.is(parseRetryAfter(undefined), undefined);
+  t.is(parseRetryAfter('2.0', now), 2000, 'fractional seconds, as shop APIs send them');
+  t.is(parseRetryAfter('0.5', now), 500);
 });

@@ -37,11 +37,14 @@ export function retryDelayMs(
   return backoff + Math.max(jitter, 0);
 }
 
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (a past date means "now"); undefined if absent or unreadable. */
+/**
+ * `Retry-After` as milliseconds: delta-seconds (fractional ones too, as some APIs send "2.0") or an HTTP
+ * date (a past date means "now"); undefined if absent or unreadable.
+ */
 export function parseRetryAfter(header: string | null | undefined, now: number = Date.now()): number | undefined {
   const value = header?.trim();
   if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  if (/^\d+(?:\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

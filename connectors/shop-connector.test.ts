@@ -5,7 +5,7 @@ import { connectingTenant, sourcesOfOrigin, untilSynced, type ConnectingTenant }
 import { eventually } from '#testing/eventually.js';
 import { startFakeShop, type FakeShop } from '#testing/fake-shop.js';
 import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
-import { syncProgressQuery } from '#workflows/connectors/queries.js';
+import { syncProgressQuery } from '#workflows/connectors/progress.js';
 import { connectorScheduleId } from '#workflows/ids.js';
 import type { ShopProduct } from './shop/shop-types.js';
 

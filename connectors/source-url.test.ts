@@ -70,8 +70,6 @@ test('outside production every address is allowed, local fakes included', (t) =>
   t.is(sourceUrlProblem('http://127.0.0.1:51234', false), undefined);
 });
 
-// Known bugs, kept as failing tests: each turns into a plain test once fixed.
-
 test('in production a trailing dot does not make localhost or an .internal name public', (t) => {
   // `localhost.` and `metadata.google.internal.` are the same names, fully qualified, and resolve alike.
   t.is(sourceUrlProblem('https://localhost./', true), 'must be a public host name');

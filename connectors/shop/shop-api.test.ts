@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { startFakeShop, type FakeShopOptions } from '#testing/fake-shop.js';
-import { createShopApi, nextPageInfo, retryAfterMs, ShopApiError, type ShopApiOptions } from './shop-api.js';
+import { createShopApi, nextPageInfo, ShopApiError, type ShopApiOptions } from './shop-api.js';
 
 async function setup(t: ExecutionContext, shopOptions: FakeShopOptions = {}, apiOptions: Partial<ShopApiOptions> = {}) {
   const shop = await startFakeShop(shopOptions);
@@ -224,17 +224,6 @@ test('a 200 that is not JSON is a non-retryable invalid_response', async (t) => 
 
   t.like(error, { code: 'invalid_response', retryable: false });
   t.is(calls.length, 1);
-});
-
-test('retryAfterMs reads float seconds and HTTP dates, and nothing else', (t) => {
-  const now = Date.parse('2025-03-01T12:00:00Z');
-  t.is(retryAfterMs('2.0', now), 2000);
-  t.is(retryAfterMs('0.5', now), 500);
-  t.is(retryAfterMs('7', now), 7000);
-  t.is(retryAfterMs('Sat, 01 Mar 2025 12:00:04 GMT', now), 4000);
-  t.is(retryAfterMs('Sat, 01 Mar 2025 11:00:00 GMT', now), 0);
-  t.is(retryAfterMs('soon', now), undefined);
-  t.is(retryAfterMs(null, now), undefined);
 });
 
 test('nextPageInfo picks the rel="next" URL out of a Link header', (t) => {

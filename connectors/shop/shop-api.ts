@@ -8,6 +8,7 @@
  * between "retry later" and "tell the merchant" without parsing text.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { parseRetryAfter } from '#connector-sdk/index.js';
 import type { ShopInfo, ShopProduct } from './shop-types.js';
 
 export interface ShopApiOptions {
@@ -137,7 +138,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
       }
 
       const backoff = BACKOFF_BASE_MS * 2 ** (attempt - 1);
-      const requested = answer?.status === 429 ? retryAfterMs(answer.headers.get('retry-after')) : undefined;
+      const requested = answer?.status === 429 ? parseRetryAfter(answer.headers.get('retry-after')) : undefined;
       const waitMs = Math.min(requested ?? backoff, maxWaitMs);
       options.onWait?.({ ...(answer ? { status: answer.status } : {}), waitMs, attempt });
       await sleep(waitMs);
@@ -231,18 +232,6 @@ export function shopErrorText(bodyText: string): string {
       .join('; ');
   } else text = bodyText.replace(/\s+/g, ' ').trim().slice(0, 200);
   return text ? `: ${text}` : '';
-}
-
-/**
- * `Retry-After` in milliseconds: seconds, whole or fractional as shop APIs send them ("2.0"), or an HTTP
- * date (a past one means now); undefined when absent or unreadable, so the caller backs off instead.
- */
-export function retryAfterMs(header: string | null | undefined, now: number = Date.now()): number | undefined {
-  const value = header?.trim();
-  if (!value) return undefined;
-  if (/^\d+(?:\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** The `page_info` of the `rel="next"` URL in a `Link` header, e.g. `<https://…?page_info=abc>; rel="next"`. */

@@ -1,9 +1,9 @@
-import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { connectorActivityOptions } from './activity-options.js';
 import { failedRun } from './failed-run.js';
-import { syncProgressQuery } from './queries.js';
-import type { CmsKind, CmsSyncInput, SyncOutcome, SyncProgress } from './types.js';
+import { trackProgress } from './progress.js';
+import type { CmsKind, CmsSyncInput, SyncOutcome } from './types.js';
 
 const { beginCmsSync, syncCmsPage, finishCmsSync, failConnectorSync } = proxyActivities<Activities>(connectorActivityOptions);
 
@@ -16,17 +16,15 @@ const kinds: CmsKind[] = ['posts', 'pages'];
  * the last full sync is older than the connector's `fullSyncEveryHours`, or one was asked for).
  * Posts, then pages, page by page; the position lives in the workflow, so a restart resumes there.
  */
-export async function cmsSyncWorkflow(input: CmsSyncInput): Promise<SyncOutcome | undefined> {
+export async function cmsSyncWorkflow(input: CmsSyncInput): Promise<SyncOutcome> {
   const { connectorId } = input;
-  const runId = input.resume?.runId ?? workflowInfo().runId;
-  const progress: SyncProgress = { runId, pages: input.resume?.pages ?? 0, sent: input.resume?.sent ?? 0, position: '' };
-  setHandler(syncProgressQuery, () => progress);
+  const progress = trackProgress(input.resume);
+  const { runId } = progress;
 
   return failedRun(
     (message) => failConnectorSync({ connectorId, runId, message }),
     async () => {
       const run = input.resume ?? (await beginCmsSync({ connectorId, runId }));
-      if (!run) return undefined;
       const { mode, modifiedAfter } = run;
       for (const kind of kinds.slice(kinds.indexOf(input.resume?.kind ?? 'posts'))) {
         let page = input.resume?.kind === kind ? input.resume.page : 1;
