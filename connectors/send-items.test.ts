@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { contentHash, type IngestAllOptions, type IngestionItem, type SyncItem } from '#connector-sdk/index.js';
-import { sendItems, type SendItemsOptions } from './send-items.js';
+import { resendEveryMs, sendItems, type SendItemsOptions } from './send-items.js';
 
 /*
  * sendItems against stubs at its boundary: an ingestion client that records what it was given, and a
@@ -27,6 +27,7 @@ function stubState() {
   const fingerprints = new Map<string, string>();
   const saved: Array<{ connectorId: string; fingerprints: Map<string, string> }> = [];
   const noted: Array<{ connectorId: string; runId: string; externalIds: string[]; maxModified: string | undefined }> = [];
+  const unchanged: Array<{ runId: string; externalIds: string[] }> = [];
   const state: SendItemsOptions['state'] = {
     async fingerprints(connectorId, externalIds) {
       return new Map(
@@ -40,8 +41,11 @@ function stubState() {
     async noteSent(connectorId, runId, externalIds, maxModified) {
       noted.push({ connectorId, runId, externalIds, maxModified });
     },
+    async noteUnchanged(_connectorId, runId, externalIds) {
+      unchanged.push({ runId, externalIds });
+    },
   };
-  return { state, fingerprints, saved, noted };
+  return { state, fingerprints, saved, noted, unchanged };
 }
 
 function item(externalId: string, data: Partial<SyncItem['data']> = {}): SyncItem {
@@ -59,10 +63,13 @@ function item(externalId: string, data: Partial<SyncItem['data']> = {}): SyncIte
   };
 }
 
-/** Sends `items` through a fresh client stub sharing `state`; what the client got. */
-async function send(state: SendItemsOptions['state'], items: SyncItem[]) {
+/** An hour into one of the weekly epochs of `resendEveryMs`. */
+const start = 2900 * resendEveryMs + 3_600_000;
+
+/** Sends `items` through a fresh client stub sharing `state`, at `now`; what the client got. */
+async function send(state: SendItemsOptions['state'], items: SyncItem[], now = start, runId?: string) {
   const { client, calls } = stubClient();
-  await sendItems({ client, state, connector, items, priority: 'low' });
+  await sendItems({ client, state, connector, items, priority: 'low', now: () => now, ...(runId ? { runId } : {}) });
   return calls.flatMap((call) => call.items);
 }
 
@@ -118,9 +125,9 @@ test('an item whose url, metadata or structured data changed, but not its title 
       ['1', true],
       ['2', true],
       ['3', true],
-      ['4', undefined],
       ['5', undefined],
     ],
+    'item 4, unchanged, is not sent',
   );
   t.is(again[0]!.data.url, 'https://northwind.example/products/one');
   t.is(again[0]!.data.hash, contentHash('Product 1', 'All about product 1.'));
@@ -139,9 +146,31 @@ test('an item whose content changed is sent in full, whatever else changed with 
   );
   t.is(again[0]!.data.hash, contentHash('Product 1', 'Now in blue.'));
 
-  // What was sent last is what counts: the same change again is unchanged.
+  // What was sent last is what counts: the same item again is unchanged, and not sent.
   const third = await send(state, [item('1', { content: 'Now in blue.', sourceData: { price: '10.00' } })]);
-  t.deepEqual(third[0]!.options, { priority: 'low' });
+  t.deepEqual(third, []);
+});
+
+test('an unchanged item is not sent but counts as seen by the run; a week on it is sent again, in full', async (t) => {
+  const { state, noted, unchanged } = stubState();
+  await send(state, [item('1'), item('2')], start, 'run-1');
+  const sameWeek = await send(state, [item('1'), item('2', { content: 'Changed.' })], start + 3 * 24 * 3_600_000, 'run-2');
+  t.deepEqual(
+    sameWeek.map((sent) => sent.externalId),
+    ['2'],
+  );
+  t.deepEqual(unchanged.at(-1), { runId: 'run-2', externalIds: ['1'] });
+  t.deepEqual(noted.at(-1)!.externalIds, ['2']);
+
+  const nextWeek = await send(state, [item('1'), item('2', { content: 'Changed.' })], start + resendEveryMs, 'run-3');
+  t.deepEqual(
+    nextWeek.map((sent) => [sent.externalId, sent.options?.metadataOnly]),
+    [
+      ['1', undefined],
+      ['2', undefined],
+    ],
+  );
+  t.deepEqual(unchanged.at(-1), { runId: 'run-3', externalIds: [] });
 });
 
 test('a blank title becomes the external id; over-long content is cut to what the API takes', async (t) => {

@@ -9,7 +9,7 @@ const maxContentChars = 100_000;
 
 export interface SendItemsOptions {
   client: Pick<IngestionClient, 'ingestAll'>;
-  state: Pick<SyncState, 'fingerprints' | 'saveFingerprints' | 'noteSent'>;
+  state: Pick<SyncState, 'fingerprints' | 'saveFingerprints' | 'noteSent' | 'noteUnchanged'>;
   connector: Pick<Connector, 'id' | 'integrationId' | 'knowledgeBaseId'>;
   items: SyncItem[];
   /** `low` for scheduled syncs, `high` for a change the shop told us about. */
@@ -18,50 +18,69 @@ export interface SendItemsOptions {
   runId?: string;
   /** CMS: the latest modification time among the items, for the next incremental sync. */
   maxModified?: string;
+  /** The clock of the weekly resend; `Date.now` unless a test sets it. */
+  now?: () => number;
 }
 
+/** Items unchanged since they were last sent are sent again once this long after (see `sendItems`). */
+export const resendEveryMs = 7 * 24 * 3_600_000;
+
 /**
- * Sends a connector's items through the public ingestion API, as any client would.
+ * Sends a connector's items through the public ingestion API, as any client would; resolves to how
+ * many were sent.
  *
- * The service skips an item whose title and content hash is unchanged, and with it any change to its
- * url, metadata or structured data. So the connector remembers what it last sent of each item: when
- * only those changed (a price in `sourceData`, a new image), it sends the item as `metadataOnly`,
- * which updates them without re-embedding. Fingerprints are saved only once every batch was accepted.
+ * The connector remembers what it last sent of each item (`contentHash:metadataHash:epoch`):
+ * - title and content changed, or the item is new: sent in full;
+ * - only its url, metadata or structured data changed (a price in `sourceData`, a new image): sent as
+ *   `metadataOnly`, which updates them without re-embedding (the service would skip the item
+ *   altogether on its unchanged hash);
+ * - nothing changed: not sent at all, so the scheduled sync of a large unchanged catalogue costs the
+ *   service nothing. Once a week (`resendEveryMs`, by epoch) such items are sent anyway and skipped by
+ *   their hash, which repairs any item the service lost since.
+ * Fingerprints are saved only once every batch was accepted; every listed id counts as seen by the run.
  */
 export async function sendItems(options: SendItemsOptions): Promise<number> {
   const { connector, state } = options;
+  const epoch = String(Math.floor((options.now ?? Date.now)() / resendEveryMs));
   const items = options.items.map(withinLimits);
   const previous = await state.fingerprints(
     connector.id,
     items.map((item) => item.externalId),
   );
   const fingerprints = new Map<string, string>();
-  const stamped: IngestionItem[] = items.map((item) => {
+  const unchanged: string[] = [];
+  const toSend: IngestionItem[] = [];
+  for (const item of items) {
     const content = contentHash(item.data.title, item.data.content);
     const metadata = metadataHash(item);
-    fingerprints.set(item.externalId, `${content}:${metadata}`);
-    const [lastContent, lastMetadata] = previous.get(item.externalId)?.split(':') ?? [];
+    const [lastContent, lastMetadata, lastEpoch] = previous.get(item.externalId)?.split(':') ?? [];
+    if (lastContent === content && lastMetadata === metadata && lastEpoch === epoch) {
+      unchanged.push(item.externalId);
+      continue;
+    }
+    fingerprints.set(item.externalId, `${content}:${metadata}:${epoch}`);
     const metadataOnly = lastContent === content && lastMetadata !== metadata;
-    return {
+    toSend.push({
       ...item,
       integrationId: connector.integrationId,
       knowledgeBaseId: connector.knowledgeBaseId,
       sourceOrigin: connector.integrationId,
       data: { ...item.data, hash: content },
       options: { ...item.options, priority: options.priority, ...(metadataOnly ? { metadataOnly: true } : {}) },
-    };
-  });
-  if (stamped.length > 0) await options.client.ingestAll(stamped, { batchSize: 100 });
+    });
+  }
+  if (toSend.length > 0) await options.client.ingestAll(toSend, { batchSize: 100 });
   await state.saveFingerprints(connector.id, fingerprints);
   if (options.runId) {
+    await state.noteUnchanged(connector.id, options.runId, unchanged);
     await state.noteSent(
       connector.id,
       options.runId,
-      items.map((item) => item.externalId),
+      toSend.map((item) => item.externalId),
       options.maxModified,
     );
   }
-  return stamped.length;
+  return toSend.length;
 }
 
 function metadataHash(item: SyncItem): string {

@@ -93,7 +93,7 @@ test.serial('a full sync makes every active product searchable, with the fields 
   t.false(JSON.stringify(connector).includes(shop.accessToken));
 
   const synced = await untilSynced(tenant, connector.id);
-  t.like(synced.sync.last, { outcome: 'succeeded', mode: 'full', sent: 13, deleted: 0 });
+  t.like(synced.sync.last, { outcome: 'succeeded', mode: 'full', sent: 13, unchanged: 0, deleted: 0 });
   // The shop's rate limit answered the first call 429; it was waited out. 14 products with the
   // draft, 5 a page: three pages, the later ones by cursor alone.
   t.is(shop.requests[0]!.status, 429);
@@ -227,7 +227,8 @@ test.serial('a deleted product disappears after the next sync', async (t) => {
   const triggered = await tenant.asAdmin('POST', `/connectors/${connector.id}/sync`, {});
   t.is(triggered.status, 202);
   const secondSync = await untilSynced(tenant, connector.id, firstSync.sync.last.runId);
-  t.like(secondSync.sync.last, { outcome: 'succeeded', sent: 4, deleted: 1 });
+  // The four left are unchanged since the first sync: listed and kept, not sent again.
+  t.like(secondSync.sync.last, { outcome: 'succeeded', sent: 0, unchanged: 4, deleted: 1 });
 
   const job = await waitForJobs(stack.api, tenant.headers, [jobIdOf(connector, gone!.id)]);
   t.is(job.get(jobIdOf(connector, gone!.id))!.status, 'deleted');

@@ -33,12 +33,12 @@ test('beginRun is idempotent for the same run id and replaces a different run', 
 
   tick();
   t.deepEqual(await state.beginRun(connectorId, 'run-1', 'incremental'), first, 'a retried start changes nothing');
-  t.deepEqual((await state.status(connectorId)).running, { ...first, sent: 1 });
+  t.deepEqual((await state.status(connectorId)).running, { ...first, sent: 1, unchanged: 0 });
 
   const startedAt = tick();
   const second = await state.beginRun(connectorId, 'run-2', 'incremental');
   t.deepEqual(second, { runId: 'run-2', mode: 'incremental', startedAt });
-  t.deepEqual((await state.status(connectorId)).running, { ...second, sent: 0 });
+  t.deepEqual((await state.status(connectorId)).running, { ...second, sent: 0, unchanged: 0 });
 });
 
 test('noteSent counts for the current run only; the seen set records every run', async (t) => {
@@ -110,7 +110,7 @@ test("a full run's finish replaces the known set with what it kept and records t
   const finishedAt = tick();
   const summary = await state.finishRun(connectorId, 'run-2', { deleted: 2, keep: ['a', 'b', 'c'] });
 
-  t.deepEqual(summary, { ...run, finishedAt, outcome: 'succeeded', sent: 2, deleted: 2 });
+  t.deepEqual(summary, { ...run, finishedAt, outcome: 'succeeded', sent: 2, unchanged: 0, deleted: 2 });
   t.deepEqual(sorted(await state.known(connectorId)), ['a', 'b', 'c']);
   const status = await state.status(connectorId);
   t.is(status.lastFullSyncAt, run.startedAt);
@@ -173,7 +173,7 @@ test('failRun records the failure and leaves the watermark and the known set as 
   const finishedAt = tick();
   await state.failRun(connectorId, 'run-2', 'the site answered 500');
 
-  const failed = { ...run, finishedAt, outcome: 'failed', sent: 2, deleted: 0, error: 'the site answered 500' };
+  const failed = { ...run, finishedAt, outcome: 'failed', sent: 2, unchanged: 0, deleted: 0, error: 'the site answered 500' };
   const status = await state.status(connectorId);
   t.deepEqual(status.last, failed);
   t.is(status.running, undefined);
@@ -197,7 +197,7 @@ test('failRun of another run leaves the current run running', async (t) => {
   await state.failRun(connectorId, 'stale', 'timed out');
 
   const status = await state.status(connectorId);
-  t.deepEqual(status.running, { ...current, sent: 2 });
+  t.deepEqual(status.running, { ...current, sent: 2, unchanged: 0 });
   t.like(status.last, { runId: 'stale', outcome: 'failed', error: 'timed out' });
   t.deepEqual(sorted(await state.seen(connectorId, 'current')), ['a', 'b']);
   const summary = await state.finishRun(connectorId, 'current', { deleted: 0, keep: ['a', 'b'] });
@@ -222,9 +222,22 @@ test('a run that failed before it began is still recorded', async (t) => {
     finishedAt: clock(),
     outcome: 'failed',
     sent: 0,
+    unchanged: 0,
     deleted: 0,
     error: 'Redis is unavailable',
   });
+});
+
+test('ids noted unchanged are seen by the run and counted apart from those sent, once each', async (t) => {
+  const { state, connectorId } = setup();
+  await state.beginRun(connectorId, 'run-1', 'full');
+  await state.noteSent(connectorId, 'run-1', ['a']);
+  await state.noteUnchanged(connectorId, 'run-1', ['b', 'c']);
+  await state.noteUnchanged(connectorId, 'run-1', ['b', 'c']);
+  t.like((await state.status(connectorId)).running, { sent: 1, unchanged: 2 });
+  t.deepEqual((await state.seen(connectorId, 'run-1')).sort(), ['a', 'b', 'c']);
+  const summary = await state.finishRun(connectorId, 'run-1', { deleted: 0, keep: ['a', 'b', 'c'] });
+  t.like(summary, { sent: 1, unchanged: 2 });
 });
 
 test('a full sync request is taken once', async (t) => {
@@ -281,20 +294,20 @@ test('status is empty before any run, shows the run while it runs and the summar
 
   const run = await state.beginRun(connectorId, 'run-1', 'full');
   await state.noteSent(connectorId, 'run-1', ['a', 'b', 'c'], '2025-02-01T00:00:00.000Z');
-  t.deepEqual(await state.status(connectorId), { running: { ...run, sent: 3 } });
+  t.deepEqual(await state.status(connectorId), { running: { ...run, sent: 3, unchanged: 0 } });
 
   const finishedAt = tick();
   await state.finishRun(connectorId, 'run-1', { deleted: 0, keep: ['a', 'b', 'c'] });
   t.deepEqual(await state.status(connectorId), {
-    last: { ...run, finishedAt, outcome: 'succeeded', sent: 3, deleted: 0 },
+    last: { ...run, finishedAt, outcome: 'succeeded', sent: 3, unchanged: 0, deleted: 0 },
     lastFullSyncAt: run.startedAt,
     watermark: '2025-02-01T00:00:00.000Z',
   });
 
   const next = await state.beginRun(connectorId, 'run-2', 'incremental');
   t.deepEqual(await state.status(connectorId), {
-    running: { ...next, sent: 0 },
-    last: { ...run, finishedAt, outcome: 'succeeded', sent: 3, deleted: 0 },
+    running: { ...next, sent: 0, unchanged: 0 },
+    last: { ...run, finishedAt, outcome: 'succeeded', sent: 3, unchanged: 0, deleted: 0 },
     lastFullSyncAt: run.startedAt,
     watermark: '2025-02-01T00:00:00.000Z',
   });

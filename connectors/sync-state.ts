@@ -16,13 +16,15 @@ export interface SyncSummary extends SyncRun {
   outcome: 'succeeded' | 'failed';
   /** Items sent to the ingestion API. */
   sent: number;
+  /** Items listed unchanged since they were last sent, so not sent again (see `sendItems`). */
+  unchanged: number;
   /** Items cleanup deleted (full syncs). */
   deleted: number;
   error?: string;
 }
 
 export interface ConnectorSyncStatus {
-  running?: SyncRun & { sent: number };
+  running?: SyncRun & { sent: number; unchanged: number };
   last?: SyncSummary;
   lastFullSyncAt?: string;
   /** CMS: the latest modification time synced; incremental syncs ask for what changed after it. */
@@ -51,7 +53,12 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
       const state = await read(connectorId);
       if (state.running && runningId(state) === runId) return JSON.parse(state.running) as SyncRun;
       const run: SyncRun = { runId, mode, startedAt: now().toISOString() };
-      await redis.hSet(keys.syncState(connectorId), { running: JSON.stringify(run), runSent: '0', runMaxModified: '' });
+      await redis.hSet(keys.syncState(connectorId), {
+        running: JSON.stringify(run),
+        runSent: '0',
+        runUnchanged: '0',
+        runMaxModified: '',
+      });
       return run;
     },
 
@@ -76,13 +83,16 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
 
     /** Records ids a run sent and, for a CMS, the latest modification time among them. */
     async noteSent(connectorId: string, runId: string, externalIds: string[], maxModified?: string): Promise<void> {
-      if (externalIds.length === 0) return;
+      if (externalIds.length === 0 && !maxModified) return;
       // Counted by the ids new to the run, so a page sent again after a worker restart counts once.
-      const [added] = (await redis
-        .multi()
-        .sAdd(keys.seen(connectorId, runId), externalIds)
-        .expire(keys.seen(connectorId, runId), 7 * 24 * 3600)
-        .exec()) as unknown as [number];
+      let added = 0;
+      if (externalIds.length > 0) {
+        [added] = (await redis
+          .multi()
+          .sAdd(keys.seen(connectorId, runId), externalIds)
+          .expire(keys.seen(connectorId, runId), 7 * 24 * 3600)
+          .exec()) as unknown as [number];
+      }
       const state = await read(connectorId);
       if (runningId(state) !== runId) return;
       const multi = redis.multi().hIncrBy(keys.syncState(connectorId), 'runSent', added);
@@ -91,7 +101,18 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
       await multi.exec();
     },
 
-    /** Every id the run sent: what its cleanup keeps. */
+    /** Records ids a run listed and left alone as unchanged: kept by its cleanup all the same. */
+    async noteUnchanged(connectorId: string, runId: string, externalIds: string[]): Promise<void> {
+      if (externalIds.length === 0) return;
+      const [added] = (await redis
+        .multi()
+        .sAdd(keys.seen(connectorId, runId), externalIds)
+        .expire(keys.seen(connectorId, runId), 7 * 24 * 3600)
+        .exec()) as unknown as [number];
+      if (runningId(await read(connectorId)) === runId) await redis.hIncrBy(keys.syncState(connectorId), 'runUnchanged', added);
+    },
+
+    /** Every id the run listed (sent or unchanged): what its cleanup keeps. */
     seen: (connectorId: string, runId: string): Promise<string[]> => redis.sMembers(keys.seen(connectorId, runId)),
 
     /** The ids of the last full sync plus those sent since. */
@@ -111,6 +132,7 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
         finishedAt: now().toISOString(),
         outcome: 'succeeded',
         sent: Number(state.runSent ?? 0),
+        unchanged: Number(state.runUnchanged ?? 0),
         deleted: result.deleted,
       };
       const multi = redis.multi();
@@ -124,7 +146,7 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
       if (state.runMaxModified) multi.hSet(keys.syncState(connectorId), 'watermark', state.runMaxModified);
       multi
         .hSet(keys.syncState(connectorId), 'last', JSON.stringify(summary))
-        .hDel(keys.syncState(connectorId), ['running', 'runSent', 'runMaxModified'])
+        .hDel(keys.syncState(connectorId), ['running', 'runSent', 'runUnchanged', 'runMaxModified'])
         .del(keys.seen(connectorId, runId));
       await multi.exec();
       return summary;
@@ -143,6 +165,7 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
         finishedAt: failedAt,
         outcome: 'failed',
         sent: running?.runId === runId ? Number(state.runSent ?? 0) : 0,
+        unchanged: running?.runId === runId ? Number(state.runUnchanged ?? 0) : 0,
         deleted: 0,
         error,
       };
@@ -150,7 +173,8 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
         .multi()
         .hSet(keys.syncState(connectorId), 'last', JSON.stringify(summary))
         .del(keys.seen(connectorId, runId));
-      if (running?.runId === runId) multi.hDel(keys.syncState(connectorId), ['running', 'runSent', 'runMaxModified']);
+      if (running?.runId === runId)
+        multi.hDel(keys.syncState(connectorId), ['running', 'runSent', 'runUnchanged', 'runMaxModified']);
       await multi.exec();
     },
 
@@ -162,7 +186,15 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
     async status(connectorId: string): Promise<ConnectorSyncStatus> {
       const state = await read(connectorId);
       return {
-        ...(state.running ? { running: { ...(JSON.parse(state.running) as SyncRun), sent: Number(state.runSent ?? 0) } } : {}),
+        ...(state.running
+          ? {
+              running: {
+                ...(JSON.parse(state.running) as SyncRun),
+                sent: Number(state.runSent ?? 0),
+                unchanged: Number(state.runUnchanged ?? 0),
+              },
+            }
+          : {}),
         ...(state.last ? { last: JSON.parse(state.last) as SyncSummary } : {}),
         ...(state.lastFullSyncAt ? { lastFullSyncAt: state.lastFullSyncAt } : {}),
         ...(state.watermark ? { watermark: state.watermark } : {}),

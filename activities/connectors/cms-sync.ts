@@ -7,7 +7,7 @@ import type { SyncOutcome } from '#workflows/connectors/types.js';
 import { withHeartbeats } from '../heartbeats.js';
 import { openConnector, type ConnectorActivityDeps } from './deps.js';
 import { failingPermanently } from './failures.js';
-import { finishFullRun } from './sync-runs.js';
+import { finishFullRun, outcomeOf } from './sync-runs.js';
 
 /** Entries per page: the most the CMS REST API gives. */
 export const defaultCmsPageSize = 100;
@@ -106,12 +106,11 @@ export function createCmsSyncActivities(deps: ConnectorActivityDeps) {
       failingPermanently(() =>
         withHeartbeats(async (): Promise<SyncOutcome> => {
           const finished = await syncState.finished(connectorId, runId);
-          if (finished) return { runId, mode: finished.mode, sent: finished.sent, deleted: finished.deleted };
+          if (finished) return outcomeOf(finished);
           const opened = await open(connectorId);
           const { running } = await syncState.status(connectorId);
           if (running?.runId === runId && running.mode === 'incremental') {
-            const summary = await syncState.finishRun(connectorId, runId, { deleted: 0 });
-            return { runId, mode: summary.mode, sent: summary.sent, deleted: 0 };
+            return outcomeOf(await syncState.finishRun(connectorId, runId, { deleted: 0 }));
           }
           await rescueMissing(opened, runId);
           return finishFullRun({ client: opened.client, state: syncState, connector: opened.connector, runId });

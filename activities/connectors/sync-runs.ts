@@ -1,6 +1,6 @@
 import type { IngestionClient } from '#connector-sdk/index.js';
 import type { Connector } from '#connectors/records.js';
-import type { SyncState } from '#connectors/sync-state.js';
+import type { SyncState, SyncSummary } from '#connectors/sync-state.js';
 import type { SyncOutcome } from '#workflows/connectors/types.js';
 import type { ConnectorActivityDeps } from './deps.js';
 import { EmptySourceError } from './failures.js';
@@ -19,7 +19,7 @@ export async function finishFullRun(options: {
 }): Promise<SyncOutcome> {
   const { client, state, connector, runId } = options;
   const finished = await state.finished(connector.id, runId);
-  if (finished) return { runId, mode: finished.mode, sent: finished.sent, deleted: finished.deleted };
+  if (finished) return outcomeOf(finished);
   const keep = await state.seen(connector.id, runId);
   if (keep.length === 0 && (await state.known(connector.id)).length > 0) {
     throw new EmptySourceError();
@@ -30,8 +30,7 @@ export async function finishFullRun(options: {
     keepExternalIds: keep,
   });
   await state.forget(connector.id, cleanup.orphanedExternalIds);
-  const summary = await state.finishRun(connector.id, runId, { deleted: cleanup.deleted, keep });
-  return { runId, mode: summary.mode, sent: summary.sent, deleted: summary.deleted };
+  return outcomeOf(await state.finishRun(connector.id, runId, { deleted: cleanup.deleted, keep }));
 }
 
 export function createSyncRunActivities({ syncState }: Pick<ConnectorActivityDeps, 'syncState'>) {
@@ -49,4 +48,9 @@ export function createSyncRunActivities({ syncState }: Pick<ConnectorActivityDep
       await syncState.failRun(connectorId, runId, message);
     },
   };
+}
+
+/** What a sync workflow returns (and the Temporal UI shows) of its run's summary. */
+export function outcomeOf({ runId, mode, sent, unchanged, deleted }: SyncSummary): SyncOutcome {
+  return { runId, mode, sent, unchanged, deleted };
 }

@@ -98,6 +98,7 @@ const syncSummary = objectOf(
     finishedAt: timestamp,
     outcome: { enum: ['succeeded', 'failed'] },
     sent: { type: 'integer', description: 'Items sent to the ingestion API' },
+    unchanged: { type: 'integer', description: 'Items listed unchanged since they were last sent, and so not sent again' },
     deleted: { type: 'integer', description: 'Items cleanup removed' },
     error: { type: 'string', description: 'Why a failed run ended' },
   },

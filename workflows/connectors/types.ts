@@ -41,5 +41,6 @@ export interface SyncOutcome {
   runId: string;
   mode: 'full' | 'incremental';
   sent: number;
+  unchanged: number;
   deleted: number;
 }
