@@ -7,7 +7,7 @@
  *  - the connector's first full sync: from connecting the shop until the sync has sent everything and
  *    cleaned up, and until every product is searchable;
  *  - a second full sync of the unchanged shop (what the schedule does every few hours): every product
- *    is sent again and skipped by its hash.
+ *    is listed, found unchanged since it was last sent, and not sent again.
  */
 import { parseArgs } from 'node:util';
 import { productItem } from '#connectors/shop/product-item.js';
@@ -97,8 +97,8 @@ try {
 
   const resyncStart = performance.now();
   await asAdmin('POST', `/connectors/${connector.id}/sync`, {});
+  // Nothing changed, so nothing is sent: the sync is over when its run is.
   const second = await untilSynced(connector.id, first.sync.last.runId);
-  await waitFor(async () => (await jobStatuses(stack, jobKeys)).every((status) => status === 'skipped'), 1_000);
   const resyncSeconds = (performance.now() - resyncStart) / 1000;
   await asAdmin('DELETE', `/connectors/${connector.id}`);
 
@@ -113,8 +113,9 @@ try {
     'first full sync: all searchable (s)': round(searchableSeconds),
     'first full sync: items/s': round(products / searchableSeconds),
     'ratio to the baseline (time)': round(searchableSeconds / directSeconds, 2),
-    'resync of the unchanged shop, all skipped (s)': round(resyncSeconds),
+    'resync of the unchanged shop (s)': round(resyncSeconds),
     'items sent (first, second sync)': `${first.sync.last.sent}, ${second.sync.last.sent}`,
+    'items unchanged (second sync)': second.sync.last.unchanged,
     'failed items (baseline, connector)': `${baseline.failed}, ${failed}`,
     'shop API calls (both syncs)': shopCalls,
   });
