@@ -1,11 +1,10 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { connectorActivityOptions } from './activity-options.js';
-import { failedRun } from './failed-run.js';
-import { trackProgress } from './progress.js';
+import { syncRun } from './sync-run.js';
 import type { CmsKind, CmsSyncInput, SyncOutcome } from './types.js';
 
-const { beginCmsSync, syncCmsPage, finishCmsSync, failConnectorSync } = proxyActivities<Activities>(connectorActivityOptions);
+const { beginCmsSync, syncCmsPage, finishCmsSync } = proxyActivities<Activities>(connectorActivityOptions);
 
 const kinds: CmsKind[] = ['posts', 'pages'];
 
@@ -18,41 +17,36 @@ const kinds: CmsKind[] = ['posts', 'pages'];
  */
 export async function cmsSyncWorkflow(input: CmsSyncInput): Promise<SyncOutcome> {
   const { connectorId } = input;
-  const progress = trackProgress(input.resume);
-  const { runId } = progress;
-
-  return failedRun(
-    (message) => failConnectorSync({ connectorId, runId, message }),
-    async () => {
-      const run = input.resume ?? (await beginCmsSync({ connectorId, runId }));
-      const { mode, modifiedAfter } = run;
-      for (const kind of kinds.slice(kinds.indexOf(input.resume?.kind ?? 'posts'))) {
-        let page = input.resume?.kind === kind ? input.resume.page : 1;
-        let totalPages = page;
-        while (page <= totalPages) {
-          progress.position = `${kind} page ${page}`;
-          const result = await syncCmsPage({ connectorId, runId, kind, page, mode, ...(modifiedAfter ? { modifiedAfter } : {}) });
-          progress.pages += 1;
-          progress.sent += result.sent;
-          totalPages = result.totalPages;
-          page += 1;
-          if (page <= totalPages && workflowInfo().continueAsNewSuggested) {
-            return continueAsNew<typeof cmsSyncWorkflow>({
-              connectorId,
-              resume: {
-                runId,
-                mode,
-                ...(modifiedAfter ? { modifiedAfter } : {}),
-                kind,
-                page,
-                pages: progress.pages,
-                sent: progress.sent,
-              },
-            });
-          }
+  return syncRun(connectorId, input.resume, async (progress) => {
+    const { runId } = progress;
+    const run = input.resume ?? (await beginCmsSync({ connectorId, runId }));
+    const { mode, modifiedAfter } = run;
+    for (const kind of kinds.slice(kinds.indexOf(input.resume?.kind ?? 'posts'))) {
+      let page = input.resume?.kind === kind ? input.resume.page : 1;
+      let totalPages = page;
+      while (page <= totalPages) {
+        progress.position = `${kind} page ${page}`;
+        const result = await syncCmsPage({ connectorId, runId, kind, page, mode, ...(modifiedAfter ? { modifiedAfter } : {}) });
+        progress.pages += 1;
+        progress.sent += result.sent;
+        totalPages = result.totalPages;
+        page += 1;
+        if (page <= totalPages && workflowInfo().continueAsNewSuggested) {
+          return continueAsNew<typeof cmsSyncWorkflow>({
+            connectorId,
+            resume: {
+              runId,
+              mode,
+              ...(modifiedAfter ? { modifiedAfter } : {}),
+              kind,
+              page,
+              pages: progress.pages,
+              sent: progress.sent,
+            },
+          });
         }
       }
-      return finishCmsSync({ connectorId, runId });
-    },
-  );
+    }
+    return finishCmsSync({ connectorId, runId });
+  });
 }

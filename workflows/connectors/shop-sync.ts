@@ -1,11 +1,10 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { connectorActivityOptions } from './activity-options.js';
-import { failedRun } from './failed-run.js';
-import { trackProgress } from './progress.js';
+import { syncRun } from './sync-run.js';
 import type { ShopSyncInput, SyncOutcome } from './types.js';
 
-const { beginShopSync, syncShopPage, finishShopSync, failConnectorSync } = proxyActivities<Activities>(connectorActivityOptions);
+const { beginShopSync, syncShopPage, finishShopSync } = proxyActivities<Activities>(connectorActivityOptions);
 
 /**
  * One full sync of a shop, started by the connector's schedule: reads the products page by page
@@ -15,28 +14,23 @@ const { beginShopSync, syncShopPage, finishShopSync, failConnectorSync } = proxy
  */
 export async function shopSyncWorkflow(input: ShopSyncInput): Promise<SyncOutcome> {
   const { connectorId } = input;
-  const progress = trackProgress(input.resume);
-  const { runId } = progress;
-
-  return failedRun(
-    (message) => failConnectorSync({ connectorId, runId, message }),
-    async () => {
-      const storefront = input.resume?.storefront ?? (await beginShopSync({ connectorId, runId }));
-      let cursor = input.resume?.cursor;
-      do {
-        progress.position = cursor ?? 'first page';
-        const page = await syncShopPage({ connectorId, runId, storefront, ...(cursor ? { cursor } : {}) });
-        progress.pages += 1;
-        progress.sent += page.sent;
-        cursor = page.nextCursor;
-        if (cursor && workflowInfo().continueAsNewSuggested) {
-          return continueAsNew<typeof shopSyncWorkflow>({
-            connectorId,
-            resume: { runId, storefront, cursor, pages: progress.pages, sent: progress.sent },
-          });
-        }
-      } while (cursor);
-      return finishShopSync({ connectorId, runId });
-    },
-  );
+  return syncRun(connectorId, input.resume, async (progress) => {
+    const { runId } = progress;
+    const storefront = input.resume?.storefront ?? (await beginShopSync({ connectorId, runId }));
+    let cursor = input.resume?.cursor;
+    do {
+      progress.position = cursor ?? 'first page';
+      const page = await syncShopPage({ connectorId, runId, storefront, ...(cursor ? { cursor } : {}) });
+      progress.pages += 1;
+      progress.sent += page.sent;
+      cursor = page.nextCursor;
+      if (cursor && workflowInfo().continueAsNewSuggested) {
+        return continueAsNew<typeof shopSyncWorkflow>({
+          connectorId,
+          resume: { runId, storefront, cursor, pages: progress.pages, sent: progress.sent },
+        });
+      }
+    } while (cursor);
+    return finishShopSync({ connectorId, runId });
+  });
 }
