@@ -164,6 +164,17 @@ test('no answer at all is retried, then reported as a retryable unreachable erro
   t.deepEqual(slept, [1000, 2000]);
 });
 
+test('a shop that never answers in time is given up on: retried, then a retryable unreachable error', async (t) => {
+  const { shop, api, slept } = await setup(t, {}, { timeoutMs: 100, maxRetries: 1 });
+  shop.addProducts(1);
+  shop.setPageDelay(2_000);
+
+  const error = await t.throwsAsync(api.productsPage({ limit: 10 }), { instanceOf: ShopApiError });
+
+  t.like(error, { code: 'unreachable', retryable: true });
+  t.deepEqual(slept, [1000], 'the first timeout was retried once');
+});
+
 test('a wrong token is a non-retryable unauthorized error with the shop message and without the token', async (t) => {
   const token = 'shpat_wrong_0123456789';
   const { api, shop } = await setup(t, {}, { accessToken: token });

@@ -24,6 +24,8 @@ export interface ShopApiOptions {
   maxRetries?: number;
   /** cap of one wait (Retry-After or backoff); default 60_000 */
   maxWaitMs?: number;
+  /** a request without an answer this long counts as a network failure (and is retried); default 30_000 */
+  timeoutMs?: number;
   /** told before each wait, for logs/heartbeats */
   onWait?: (event: { status?: number; waitMs: number; attempt: number }) => void;
 }
@@ -76,6 +78,7 @@ export class ShopApiError extends Error {
 
 export const DEFAULT_MAX_RETRIES = 5;
 export const DEFAULT_MAX_WAIT_MS = 60_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
 const BACKOFF_BASE_MS = 1000;
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
@@ -92,6 +95,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   // The token never reaches a message through our own text, and this also scrubs it from anything the
   // shop or the network layer might echo back.
@@ -111,7 +115,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
       let answer: Answer | undefined;
       let networkError: unknown;
       try {
-        const response = await fetchFn(url, init);
+        // A shop that accepts the connection and never answers must not hold the sync until its activity times out.
+        const response = await fetchFn(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
         answer = { status: response.status, headers: response.headers, text: await response.text() };
       } catch (error) {
         networkError = error;
