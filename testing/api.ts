@@ -75,10 +75,20 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await api.close();
-      await deleteKeys(redis, `${config.redis.prefix}:*`);
-      await closeRedisClient(redis);
+      try {
+        // A test that stopped and restarted Redis may close while this client is still reconnecting.
+        await untilReady(redis, 10_000);
+        await deleteKeys(redis, `${config.redis.prefix}:*`);
+      } finally {
+        await closeRedisClient(redis);
+      }
     },
   };
+}
+
+async function untilReady(redis: RedisClient, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!redis.isReady && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** A tenant with an API key of the given scopes, made through the admin API. */
