@@ -273,6 +273,18 @@ const invalidBodies: Array<[string, Kind, () => unknown, string]> = [
   ['an admin URL that is a number', 'shop', () => shopBody({ adminUrl: 42 }), '/data/adminUrl'],
   ['a site URL that is no URL', 'cms', () => cmsBody({ siteUrl: 'journal' }), '/data/siteUrl'],
   ['an ftp site URL', 'cms', () => cmsBody({ siteUrl: 'ftp://journal.example.com' }), '/data/siteUrl'],
+  [
+    'a site URL with credentials in it',
+    'cms',
+    () => cmsBody({ siteUrl: 'https://editor:hunter2@journal.example.com' }),
+    '/data/siteUrl',
+  ],
+  [
+    'an admin URL with credentials in it',
+    'shop',
+    () => shopBody({ adminUrl: 'https://app:token@northwind.myshop.example' }),
+    '/data/adminUrl',
+  ],
   ['a javascript site URL', 'cms', () => cmsBody({ siteUrl: 'javascript:alert(1)' }), '/data/siteUrl'],
   ['no API version', 'shop', () => shopBody({ apiVersion: undefined }), '/data/apiVersion'],
   ['an API version of one month digit', 'shop', () => shopBody({ apiVersion: '2025-1' }), '/data/apiVersion'],

@@ -4,8 +4,9 @@ import { name, nullable, objectOf, timestamp, uuid } from './common.js';
 const secret = (maxLength: number, description: string) =>
   ({ type: 'string', pattern: '^[!-~]+$', minLength: 1, maxLength, description, writeOnly: true }) as const;
 
+// No query or fragment, and no `user:password@`: settings are shown back, and credentials have fields of their own.
 const httpUrl = (description: string) =>
-  ({ type: 'string', format: 'uri', pattern: '^https?://[^/?#]+(/[^?#]*)?$', maxLength: 2048, description }) as const;
+  ({ type: 'string', format: 'uri', pattern: '^https?://[^/?#@]+(/[^?#]*)?$', maxLength: 2048, description }) as const;
 
 const schedule = {
   knowledgeBaseId: { ...uuid, description: "Where the items go; the tenant's default knowledge base when omitted" },
