@@ -4,13 +4,14 @@
  * verification handshake (GET) carries the verify token our service generated for the connection.
  * Both are compared in constant time so that response timing tells an attacker nothing.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { hmacSha256, signedWith } from '#platform/hmac.js';
 
 const prefix = 'sha256=';
 
 /** The `X-Hub-Signature-256` value the platform would send for these bytes. */
 export function signBody(rawBody: Buffer | string, appSecret: string): string {
-  return prefix + createHmac('sha256', appSecret).update(rawBody).digest('hex');
+  return prefix + hmacSha256(rawBody, appSecret).toString('hex');
 }
 
 /**
@@ -20,11 +21,10 @@ export function signBody(rawBody: Buffer | string, appSecret: string): string {
  * connection without its secret is not ready to take deliveries.
  */
 export function verifySignature(rawBody: Buffer, header: string | undefined, appSecret: string): boolean {
-  if (appSecret === '' || typeof header !== 'string' || !header.startsWith(prefix)) return false;
+  if (typeof header !== 'string' || !header.startsWith(prefix)) return false;
   const hex = header.slice(prefix.length);
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) return false;
-  const expected = createHmac('sha256', appSecret).update(rawBody).digest();
-  return timingSafeEqual(Buffer.from(hex, 'hex'), expected);
+  return signedWith(rawBody, appSecret, Buffer.from(hex, 'hex'));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createSourceStore } from '#knowledge/sources.js';
+import { parseSourceKey } from '#workflows/ids.js';
 import type { TestApi } from './api.js';
 import { eventually } from './eventually.js';
 import { importingTenant } from './ingestion.js';
@@ -43,5 +44,5 @@ export async function sourcesOfOrigin(
   origin: string,
 ): Promise<string[]> {
   const keys = await createSourceStore(api.redis, api.config.redis.prefix).listByOrigin(tenantId, knowledgeBaseId, origin);
-  return keys.map((key) => decodeURIComponent(key.split('/')[1] ?? ''));
+  return keys.map((key) => parseSourceKey(key).externalId);
 }

@@ -5,7 +5,7 @@ import { sendItems } from '#connectors/send-items.js';
 import type { SyncMode } from '#connectors/sync-state.js';
 import type { SyncOutcome } from '#workflows/connectors/types.js';
 import { withHeartbeats } from '../heartbeats.js';
-import { openConnector, type ConnectorActivityDeps } from './deps.js';
+import { connectorOf, openConnector, type ConnectorActivityDeps } from './deps.js';
 import { failingPermanently } from './failures.js';
 import { finishFullRun, outcomeOf } from './sync-runs.js';
 
@@ -69,7 +69,7 @@ export function createCmsSyncActivities(deps: ConnectorActivityDeps) {
      */
     beginCmsSync: ({ connectorId, runId }: { connectorId: string; runId: string }) =>
       failingPermanently(async (): Promise<{ mode: SyncMode; modifiedAfter?: string }> => {
-        const { connector } = await open(connectorId);
+        const connector = await connectorOf(connectors, connectorId, 'cms');
         const status = await syncState.status(connectorId);
         const mode = fullSyncDue(connector, status, await syncState.takeFullSyncRequest(connectorId)) ? 'full' : 'incremental';
         const run = await syncState.beginRun(connectorId, runId, mode);

@@ -54,6 +54,28 @@ async function removeAll(connectors: typeof made): Promise<string[]> {
   return left;
 }
 
+/**
+ * An API of the test's own (other settings, or its log captured), with a tenant and its admin: the
+ * connectors the test makes there are removed, and the API closed, when the test ends.
+ */
+async function ownApi(t: ExecutionContext, overrides: Record<string, string>, sink?: Parameters<typeof startTestApi>[1]) {
+  const target = await startTestApi({ TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, ...overrides }, sink);
+  const own: typeof made = [];
+  t.teardown(async () => {
+    const left = await removeAll(own);
+    await target.close();
+    if (left.length > 0) throw new Error(`connectors not removed: ${left.join(', ')}`);
+  });
+  const tenant = await connectingTenant(target);
+  /** POSTs a connector as the tenant's admin; a created one is removed after the test. */
+  const post = async (kind: Kind, body: unknown) => {
+    const response = await target.request('POST', `/connectors/${kind}`, { body, headers: tenant.userHeaders });
+    if (response.status === 201) own.push({ target, headers: tenant.userHeaders, id: response.body.id });
+    return response;
+  };
+  return { target, tenant, post };
+}
+
 type Kind = 'shop' | 'cms';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -608,19 +630,11 @@ test('at rest the secrets are sealed: the Redis hash holds none of them in plain
 
 test('no secret reaches the log, whether the connector is made or refused', async (t) => {
   const { lines, sink } = captureLogLines();
-  const logged = await startTestApi({ TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, LOG_LEVEL: 'trace' }, sink);
-  const own: typeof made = [];
-  t.teardown(async () => {
-    const left = await removeAll(own);
-    await logged.close();
-    if (left.length > 0) throw new Error(`connectors not removed: ${left.join(', ')}`);
-  });
-  const tenant = await connectingTenant(logged);
+  const { target: logged, tenant, post } = await ownApi(t, { LOG_LEVEL: 'trace' }, sink);
   const bodies = { shop: shopBody(), cms: cmsBody() };
   for (const kind of ['shop', 'cms'] as const) {
-    const response = await logged.request('POST', `/connectors/${kind}`, { body: bodies[kind], headers: tenant.userHeaders });
+    const response = await post(kind, bodies[kind]);
     t.is(response.status, 201, JSON.stringify(response.body));
-    own.push({ target: logged, headers: tenant.userHeaders, id: response.body.id });
     t.is((await logged.request('GET', `/connectors/${response.body.id}`, { headers: tenant.userHeaders })).status, 200);
   }
   // Refused bodies carry secrets too.
@@ -648,23 +662,14 @@ test('no secret reaches the log, whether the connector is made or refused', asyn
 });
 
 test('in production a connector must reach a public https address, and the webhook URL uses PUBLIC_BASE_URL', async (t) => {
-  const production = await startTestApi({
+  const {
+    target: production,
+    tenant,
+    post,
+  } = await ownApi(t, {
     NODE_ENV: 'production',
     PUBLIC_BASE_URL: 'https://api.shop.example/',
-    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
   });
-  const own: typeof made = [];
-  t.teardown(async () => {
-    const left = await removeAll(own);
-    await production.close();
-    if (left.length > 0) throw new Error(`connectors not removed: ${left.join(', ')}`);
-  });
-  const tenant = await connectingTenant(production);
-  const post = async (kind: Kind, body: unknown) => {
-    const response = await production.request('POST', `/connectors/${kind}`, { body, headers: tenant.userHeaders });
-    if (response.status === 201) own.push({ target: production, headers: tenant.userHeaders, id: response.body.id });
-    return response;
-  };
 
   for (const [kind, field, address, problem] of [
     ['shop', 'adminUrl', shop.url, 'must use https'],

@@ -1,5 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { parseRetryAfter } from '#connector-sdk/index.js';
+import { getPatiently, notNowStatuses, type Answer, type Patience } from '../patient-get.js';
 import type { CmsEntry, CmsErrorBody, CmsKind } from './cms-types.js';
 
 /*
@@ -9,21 +8,12 @@ import type { CmsEntry, CmsErrorBody, CmsKind } from './cms-types.js';
  * again later can help.
  */
 
-export interface CmsApiOptions {
+export interface CmsApiOptions extends Patience {
   /** site root, e.g. https://blog.example or http://127.0.0.1:4567; the REST root is {siteUrl}/wp-json/wp/v2 */
   siteUrl: string;
   /** Basic auth with an application password when both are given */
   username?: string;
   applicationPassword?: string;
-  fetch?: typeof fetch;
-  sleep?: (ms: number) => Promise<unknown>;
-  /** 429 and 5xx/network answers waited out in a row before giving up; default 5 */
-  maxRetries?: number;
-  /** cap of one wait; default 60_000 */
-  maxWaitMs?: number;
-  onWait?: (event: { status?: number; waitMs: number; attempt: number }) => void;
-  /** A request (headers and body) that takes longer counts as a network failure; default 30_000. */
-  timeoutMs?: number;
 }
 
 export interface CmsListOptions {
@@ -73,21 +63,10 @@ export class CmsApiError extends Error {
 }
 
 const REST_PATH = '/wp-json/wp/v2';
-const DEFAULT_MAX_RETRIES = 5;
-const DEFAULT_MAX_WAIT_MS = 60_000;
-const DEFAULT_TIMEOUT_MS = 30_000;
-const FIRST_BACKOFF_MS = 1000;
-/** Statuses of a server that is down or overloaded for a while; other 5xx are answers about the request. */
-const OUTAGE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 const INVALID_PAGE = 'rest_post_invalid_page_number';
 
 export function createCmsApi(options: CmsApiOptions): CmsApi {
   const root = restRoot(options.siteUrl);
-  const fetchImpl = options.fetch ?? fetch;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms));
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { username, applicationPassword } = options;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (username && applicationPassword) {
@@ -105,62 +84,38 @@ export function createCmsApi(options: CmsApiOptions): CmsApi {
     const url = listUrl(root, kind, listOptions);
     const what = `GET ${kind} page ${listOptions.page}`;
 
-    for (let retry = 0; ; retry++) {
-      let response: Response;
-      let text: string;
-      try {
-        response = await fetchImpl(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
-        text = await response.text();
-      } catch (cause) {
-        const error = failure(`${what}: the CMS is unreachable (${describe(cause)})`, {
-          code: 'unreachable',
-          retryable: true,
-        });
-        await waitOrThrow(error, retry, undefined, backoffMs(retry));
-        continue;
-      }
-
-      if (response.ok) {
-        return readPage(response, text, listOptions, (message) => failure(`${what}: ${message}`, invalid(response)));
-      }
-
-      const body = readErrorBody(text);
-      const { status } = response;
-      // WordPress refuses a page past the last one instead of answering an empty list.
-      if (status === 400 && body?.code === INVALID_PAGE) {
-        return {
-          entries: [],
-          total: headerCount(response, 'x-wp-total') ?? 0,
-          totalPages: headerCount(response, 'x-wp-totalpages') ?? 0,
-        };
-      }
-      const answered = body ? `${status} ${body.code}: ${messageOf(body)}` : `${status} ${response.statusText}`.trim();
-      if (status === 429 || OUTAGE_STATUSES.has(status)) {
-        const error = failure(`${what}: the CMS answered ${answered}`, {
-          status,
-          code: status === 429 ? 'rate_limited' : 'server_error',
-          retryable: true,
-        });
-        const retryAfter = status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
-        await waitOrThrow(error, retry, status, retryAfter ?? backoffMs(retry));
-        continue;
-      }
-      throw failure(`${what}: the CMS answered ${answered}`, {
-        status,
-        code: body?.code ?? `http_${status}`,
-        retryable: false,
+    const last = await getPatiently(url, headers, options);
+    const gaveUp = ` (gave up after ${last.retries} ${last.retries === 1 ? 'retry' : 'retries'})`;
+    if (!last.answer) {
+      throw failure(`${what}: the CMS is unreachable (${describe(last.error)})${gaveUp}`, {
+        code: 'unreachable',
+        retryable: true,
       });
     }
-  }
-
-  async function waitOrThrow(error: CmsApiError, retry: number, status: number | undefined, waitMs: number): Promise<void> {
-    if (retry >= maxRetries) {
-      error.message += ` (gave up after ${maxRetries} ${maxRetries === 1 ? 'retry' : 'retries'})`;
-      throw error;
+    const { answer } = last;
+    if (answer.status >= 200 && answer.status < 300) {
+      return readPage(answer, listOptions, (message) => failure(`${what}: ${message}`, invalid(answer)));
     }
-    const capped = Math.min(Math.max(0, waitMs), maxWaitMs);
-    options.onWait?.({ ...(status === undefined ? {} : { status }), waitMs: capped, attempt: retry + 1 });
-    await sleep(capped);
+
+    const body = readErrorBody(answer.text);
+    const { status } = answer;
+    // WordPress refuses a page past the last one instead of answering an empty list.
+    if (status === 400 && body?.code === INVALID_PAGE) {
+      return {
+        entries: [],
+        total: headerCount(answer, 'x-wp-total') ?? 0,
+        totalPages: headerCount(answer, 'x-wp-totalpages') ?? 0,
+      };
+    }
+    const answered = body ? `${status} ${body.code}: ${messageOf(body)}` : `${status} ${answer.statusText}`.trim();
+    if (notNowStatuses.has(status)) {
+      throw failure(`${what}: the CMS answered ${answered}${gaveUp}`, {
+        status,
+        code: status === 429 ? 'rate_limited' : 'server_error',
+        retryable: true,
+      });
+    }
+    throw failure(`${what}: the CMS answered ${answered}`, { status, code: body?.code ?? `http_${status}`, retryable: false });
   }
 
   return { list };
@@ -200,23 +155,18 @@ function listUrl(root: string, kind: CmsKind, { page, perPage, orderBy, modified
   return `${root}/${kind}?${query}`;
 }
 
-function readPage(
-  response: Response,
-  text: string,
-  { page, perPage }: CmsListOptions,
-  invalid: (message: string) => CmsApiError,
-): CmsListPage {
+function readPage(answer: Answer, { page, perPage }: CmsListOptions, invalid: (message: string) => CmsApiError): CmsListPage {
   let entries: unknown;
   try {
-    entries = JSON.parse(text);
+    entries = JSON.parse(answer.text);
   } catch {
-    throw invalid(`the CMS answered ${response.status} with a body that is not JSON`);
+    throw invalid(`the CMS answered ${answer.status} with a body that is not JSON`);
   }
   if (!Array.isArray(entries) || !entries.every(isEntry)) {
-    throw invalid(`the CMS answered ${response.status} with something other than a list of entries`);
+    throw invalid(`the CMS answered ${answer.status} with something other than a list of entries`);
   }
-  const total = headerCount(response, 'x-wp-total');
-  const totalPages = headerCount(response, 'x-wp-totalpages');
+  const total = headerCount(answer, 'x-wp-total');
+  const totalPages = headerCount(answer, 'x-wp-totalpages');
   if (total !== undefined && totalPages !== undefined) return { entries, total, totalPages };
   // A proxy that drops the X-WP-* headers: count what is known, and promise one more page while this one is full.
   const known = (page - 1) * perPage + entries.length;
@@ -229,9 +179,9 @@ function isEntry(value: unknown): value is CmsEntry {
   return typeof entry.id === 'number' && typeof entry.modified_gmt === 'string';
 }
 
-function invalid(response: Response): { status: number; code: CmsApiErrorCode; retryable: boolean } {
+function invalid(answer: Answer): { status: number; code: CmsApiErrorCode; retryable: boolean } {
   // A site that answers HTML at its REST root (permalinks off, not WordPress) does not heal by retrying.
-  return { status: response.status, code: 'invalid_response', retryable: false };
+  return { status: answer.status, code: 'invalid_response', retryable: false };
 }
 
 function readErrorBody(text: string): CmsErrorBody | undefined {
@@ -260,13 +210,9 @@ function messageOf(body: CmsErrorBody): string {
   return reasons.length > 0 ? `${message} (${reasons.join('; ')})` : message;
 }
 
-function headerCount(response: Response, name: string): number | undefined {
-  const value = response.headers.get(name)?.trim();
+function headerCount(answer: Pick<Answer, 'headers'>, name: string): number | undefined {
+  const value = answer.headers.get(name)?.trim();
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
-}
-
-function backoffMs(retry: number): number {
-  return FIRST_BACKOFF_MS * 2 ** retry;
 }
 
 function describe(cause: unknown): string {

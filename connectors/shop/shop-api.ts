@@ -7,27 +7,16 @@
  * caller's problem and is thrown as a `ShopApiError` whose `code` says what kind, so a workflow can decide
  * between "retry later" and "tell the merchant" without parsing text.
  */
-import { setTimeout as delay } from 'node:timers/promises';
-import { parseRetryAfter } from '#connector-sdk/index.js';
+import { getPatiently, notNowStatuses, type Answer, type Patience } from '../patient-get.js';
 import type { ShopInfo, ShopProduct } from './shop-types.js';
 
-export interface ShopApiOptions {
+export interface ShopApiOptions extends Patience {
   /** Admin API root, e.g. http://127.0.0.1:4321 or https://northwind.myshop.example; trailing slash ignored */
   baseUrl: string;
   /** sent as `X-Shop-Access-Token` */
   accessToken: string;
   /** e.g. '2025-01'; paths are /admin/api/{apiVersion}/... */
   apiVersion: string;
-  fetch?: typeof fetch;
-  sleep?: (ms: number) => Promise<unknown>;
-  /** 429 and 5xx/network answers waited out in a row before giving up; default 5 */
-  maxRetries?: number;
-  /** cap of one wait (Retry-After or backoff); default 60_000 */
-  maxWaitMs?: number;
-  /** a request without an answer this long counts as a network failure (and is retried); default 30_000 */
-  timeoutMs?: number;
-  /** told before each wait, for logs/heartbeats */
-  onWait?: (event: { status?: number; waitMs: number; attempt: number }) => void;
 }
 
 export interface ProductsPage {
@@ -76,27 +65,8 @@ export class ShopApiError extends Error {
   }
 }
 
-export const DEFAULT_MAX_RETRIES = 5;
-export const DEFAULT_MAX_WAIT_MS = 60_000;
-export const DEFAULT_TIMEOUT_MS = 30_000;
-const BACKOFF_BASE_MS = 1000;
-const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
-
-/** One answer read to the end: reading the body can fail like the request itself, so both count as one try. */
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
 export function createShopApi(options: ShopApiOptions): ShopApi {
   const root = `${options.baseUrl.replace(/\/+$/, '')}/admin/api/${encodeURIComponent(options.apiVersion)}`;
-  const fetchFn = options.fetch ?? globalThis.fetch;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms));
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-
   // The token never reaches a message through our own text, and this also scrubs it from anything the
   // shop or the network layer might echo back.
   const fail = (init: ConstructorParameters<typeof ShopApiError>[0]) =>
@@ -109,45 +79,27 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     const search = new URLSearchParams(query).toString();
     const url = `${root}${path}${search ? `?${search}` : ''}`;
     const label = `GET /admin/api/${options.apiVersion}${path}`;
-    const init: RequestInit = { headers: { 'x-shop-access-token': options.accessToken, accept: 'application/json' } };
-
-    for (let attempt = 1; ; attempt += 1) {
-      let answer: Answer | undefined;
-      let networkError: unknown;
-      try {
-        // A shop that accepts the connection and never answers must not hold the sync until its activity times out.
-        const response = await fetchFn(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-        answer = { status: response.status, headers: response.headers, text: await response.text() };
-      } catch (error) {
-        networkError = error;
-      }
-
-      if (answer && !RETRIED_STATUSES.has(answer.status)) return answer;
-      if (attempt > maxRetries) {
-        if (!answer) {
-          const reason = networkError instanceof Error ? `: ${networkError.message}` : '';
-          throw fail({
-            status: undefined,
-            code: 'unreachable',
-            retryable: true,
-            message: `${label} got no answer after ${attempt} attempts${reason}`,
-            cause: networkError,
-          });
-        }
-        throw fail({
-          status: answer.status,
-          code: answer.status === 429 ? 'rate_limited' : 'server_error',
-          retryable: true,
-          message: `${label} still answered ${answer.status} after ${maxRetries} retries${shopErrorText(answer.text)}`,
-        });
-      }
-
-      const backoff = BACKOFF_BASE_MS * 2 ** (attempt - 1);
-      const requested = answer?.status === 429 ? parseRetryAfter(answer.headers.get('retry-after')) : undefined;
-      const waitMs = Math.min(requested ?? backoff, maxWaitMs);
-      options.onWait?.({ ...(answer ? { status: answer.status } : {}), waitMs, attempt });
-      await sleep(waitMs);
+    const last = await getPatiently(url, { 'x-shop-access-token': options.accessToken, accept: 'application/json' }, options);
+    if (!last.answer) {
+      const reason = last.error instanceof Error ? `: ${last.error.message}` : '';
+      throw fail({
+        status: undefined,
+        code: 'unreachable',
+        retryable: true,
+        message: `${label} got no answer after ${last.retries + 1} attempts${reason}`,
+        cause: last.error,
+      });
     }
+    const { answer } = last;
+    if (notNowStatuses.has(answer.status)) {
+      throw fail({
+        status: answer.status,
+        code: answer.status === 429 ? 'rate_limited' : 'server_error',
+        retryable: true,
+        message: `${label} still answered ${answer.status} after ${last.retries} retries${shopErrorText(answer.text)}`,
+      });
+    }
+    return answer;
   }
 
   /** The JSON object of a 200 answer, or the error the status stands for. */

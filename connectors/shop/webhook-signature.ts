@@ -3,15 +3,14 @@
  * keyed with the app's webhook secret. Verify the bytes as received, before any JSON parsing, since
  * re-serialised JSON is not the same bytes.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256, signedWith } from '#platform/hmac.js';
 
-const DIGEST_BYTES = 32;
 // Canonical base64 only: Node's decoder skips characters it does not know, so "not base64" must be caught here.
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** The `X-Shop-Hmac-Sha256` value the platform would send for these bytes. */
 export function signShopWebhook(body: Buffer | string, secret: string): string {
-  return createHmac('sha256', secret).update(body).digest('base64');
+  return hmacSha256(body, secret).toString('base64');
 }
 
 /**
@@ -19,9 +18,6 @@ export function signShopWebhook(body: Buffer | string, secret: string): string {
  * secret never verifies: anyone can compute an HMAC with an empty key.
  */
 export function verifyShopWebhook(body: Buffer, secret: string, signature: string | undefined): boolean {
-  if (secret === '' || typeof signature !== 'string' || signature === '' || !BASE64.test(signature)) return false;
-  const given = Buffer.from(signature, 'base64');
-  if (given.length !== DIGEST_BYTES) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(given, expected);
+  if (typeof signature !== 'string' || signature === '' || !BASE64.test(signature)) return false;
+  return signedWith(body, secret, Buffer.from(signature, 'base64'));
 }

@@ -1,0 +1,72 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { parseRetryAfter } from '#connector-sdk/index.js';
+
+/**
+ * Statuses that say "not now" rather than "no": rate limited, or a server down or overloaded for a
+ * while. Other 5xx (501, 505) are answers about the request and are not waited out.
+ */
+export const notNowStatuses: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/** How long a source's client waits before it gives up; each has the defaults below. */
+export interface Patience {
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<unknown>;
+  /** "Not now" answers and requests without an answer waited out in a row before giving up; default 5. */
+  maxRetries?: number;
+  /** Cap of one wait (Retry-After or backoff); default 60_000. */
+  maxWaitMs?: number;
+  /** A request (headers and body) without an answer this long counts as no answer; default 30_000. */
+  timeoutMs?: number;
+  /** Told before each wait, for logs and heartbeats. */
+  onWait?: (event: { status?: number; waitMs: number; attempt: number }) => void;
+}
+
+/** One answer read to the end: reading the body can fail like the request itself, so both count as one try. */
+export interface Answer {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  text: string;
+}
+
+/** The last try: an answer (a "not now" one when the client gave up on it), or the error of no answer. */
+export type LastTry = { answer: Answer; retries: number } | { answer?: undefined; error: unknown; retries: number };
+
+/**
+ * GETs `url` the way a sync must talk to someone else's API: a "not now" answer waits its
+ * `Retry-After` (429 and 503; seconds or an HTTP date) or backs off from one second, doubling; so
+ * does a request that got no answer in time. Resolves to the first other answer, or to the last try
+ * once `maxRetries` waits were not enough; the caller words the error in its source's terms.
+ */
+export async function getPatiently(url: string, headers: Record<string, string>, patience: Patience = {}): Promise<LastTry> {
+  const fetchFn = patience.fetch ?? globalThis.fetch;
+  const sleep = patience.sleep ?? ((ms: number) => delay(ms));
+  const maxRetries = patience.maxRetries ?? 5;
+  const maxWaitMs = patience.maxWaitMs ?? 60_000;
+  const timeoutMs = patience.timeoutMs ?? 30_000;
+
+  for (let retry = 0; ; retry += 1) {
+    let answer: Answer | undefined;
+    let error: unknown;
+    try {
+      // A source that accepts the connection and never answers must not hold the sync until its activity times out.
+      const response = await fetchFn(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+      answer = {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        text: await response.text(),
+      };
+    } catch (caught) {
+      error = caught;
+    }
+    if (answer && !notNowStatuses.has(answer.status)) return { answer, retries: retry };
+    if (retry >= maxRetries) return answer ? { answer, retries: retry } : { error, retries: retry };
+
+    const requested =
+      answer && (answer.status === 429 || answer.status === 503) ? parseRetryAfter(answer.headers.get('retry-after')) : undefined;
+    const waitMs = Math.min(requested ?? 1000 * 2 ** retry, maxWaitMs);
+    patience.onWait?.({ ...(answer ? { status: answer.status } : {}), waitMs, attempt: retry + 1 });
+    await sleep(waitMs);
+  }
+}
