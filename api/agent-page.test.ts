@@ -6,6 +6,7 @@ import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium } 
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { tearDown } from '#testing/teardown.js';
 
 /*
  * The agent inbox page in Debian's Chromium against the real stack: an agent signs in with their
@@ -20,10 +21,7 @@ test.before(async () => {
   [stack, chromium] = await Promise.all([startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000' }), launchChromium()]);
   browser = chromium.browser;
 });
-test.after.always(async () => {
-  await chromium?.close();
-  await stack?.close();
-});
+test.after.always(() => tearDown({ chromium: async () => chromium?.close(), stack: async () => stack?.close() }));
 
 test('an agent signs in, takes a waiting widget conversation over and chats with the visitor live', async (t) => {
   const api = stack.api;

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { RedisClient } from './redis.js';
 import type { WeaviateClient } from './weaviate.js';
 import type { DependencyName } from './dependency-errors.js';
+import { withTimeout } from './time-limit.js';
 
 export interface DependencyStatus {
   name: DependencyName;
@@ -43,12 +44,4 @@ export function checkDependencies(checks: DependencyChecks, timeoutMs = 2_000): 
       }
     }),
   );
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

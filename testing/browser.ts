@@ -1,15 +1,19 @@
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { withTimeout } from '#platform/time-limit.js';
 import { createCdnApp } from '#widget-cdn/app.js';
 import { bundleWidget } from '#widget-cdn/build/bundle.js';
 import { publishRelease } from '#widget-cdn/build/releases.js';
 
 export interface LaunchedChromium {
   browser: Browser;
+  /** The browser's main process. */
+  process: ChildProcess;
   /** Closes the browser and ends its process, by force if it will not close. */
   close(): Promise<void>;
 }
@@ -25,6 +29,7 @@ export interface LaunchedChromium {
 export async function launchChromium(): Promise<LaunchedChromium> {
   const server = await chromium.launchServer({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    timeout: 60_000,
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -36,12 +41,18 @@ export async function launchChromium(): Promise<LaunchedChromium> {
       '--host-resolver-rules=MAP *.test 127.0.0.1',
     ],
   });
-  const browser = await chromium.connect(server.wsEndpoint());
+  const browser = await chromium.connect(server.wsEndpoint(), { timeout: 30_000 });
   return {
     browser,
+    process: server.process(),
     async close() {
-      await browser.close().catch(() => undefined);
-      await server.close().catch(() => server.kill());
+      // A graceful close waits for every Chromium process to let go of its pipes, which a stuck
+      // renderer or helper may never do: past the limit the whole process group is killed.
+      const graceful = browser
+        .close()
+        .catch(() => undefined)
+        .then(() => server.close());
+      await withTimeout(graceful, 10_000, 'Chromium did not close').catch(() => server.kill());
     },
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
+import { tearDown } from './teardown.js';
 import { startTestWorker, type TestWorker } from './worker.js';
 
 export interface IngestionStack {
@@ -27,10 +28,7 @@ export async function startIngestionStack(
       await worker?.stop();
       worker = undefined;
     },
-    async close() {
-      await stack.stopWorker();
-      await api.close();
-    },
+    close: () => tearDown({ worker: stack.stopWorker, api: api.close }),
   };
   if (options.worker !== false) await stack.startWorker();
   return stack;

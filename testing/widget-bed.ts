@@ -13,6 +13,7 @@ import {
 import { chattingTenant } from './chat.js';
 import { startIngestionStack, waitForJobs, type IngestionStack } from './ingestion.js';
 import { shopItems } from './shop-content.js';
+import { tearDown } from './teardown.js';
 
 /**
  * Everything a widget test needs, all real: the API and a worker on the test services, the widget
@@ -66,11 +67,14 @@ export async function startWidgetBed(): Promise<WidgetBed> {
       channel: 'widget',
       locale,
     }),
-    async close() {
-      await chromium.close();
-      await Promise.all([files.close(), site.close(), temporal.close()]);
-      await stack.close();
-    },
+    close: () =>
+      tearDown({
+        chromium: chromium.close,
+        'widget files': files.close,
+        'host pages': site.close,
+        'Temporal client': temporal.close,
+        stack: stack.close,
+      }),
   };
 }
 

@@ -95,7 +95,16 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   ];
   const workers = await Promise.all(
     queues.map((queue) =>
-      Worker.create({ connection, namespace: config.temporal.namespace, workflowBundle, activities, ...queue }),
+      Worker.create({
+        connection,
+        namespace: config.temporal.namespace,
+        workflowBundle,
+        activities,
+        // Shutdown cancels running activities at once; one that ignores its cancellation may hold
+        // the process for at most this long (its attempt then times out and is retried elsewhere).
+        shutdownForceTime: '30s',
+        ...queue,
+      }),
     ),
   );
   logger.info({ taskQueues: queues.map((q) => q.taskQueue), embeddings: embedder.space }, 'worker ready');
