@@ -21,7 +21,7 @@ test.before(async () => {
   [stack, chromium] = await Promise.all([startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000' }), launchChromium()]);
   browser = chromium.browser;
 });
-test.after.always(() => tearDown({ chromium: async () => chromium?.close(), stack: async () => stack?.close() }));
+test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
 
 test('an agent signs in, takes a waiting widget conversation over and chats with the visitor live', async (t) => {
   const api = stack.api;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
-import { tearDown } from './teardown.js';
+import { tearDown, type ClosingSteps } from './teardown.js';
 import { startTestWorker, type TestWorker } from './worker.js';
 
 export interface IngestionStack {
@@ -8,6 +8,8 @@ export interface IngestionStack {
   /** The worker; `stopWorker` and `startWorker` let a test take it away and bring it back. */
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
+  /** Stopping the worker, then closing the API: a bed that closes more lists these among its own steps. */
+  closingSteps: ClosingSteps;
   close(): Promise<void>;
 }
 
@@ -28,7 +30,8 @@ export async function startIngestionStack(
       await worker?.stop();
       worker = undefined;
     },
-    close: () => tearDown({ worker: stack.stopWorker, api: api.close }),
+    closingSteps: { worker: () => stack.stopWorker(), api: () => api.close() },
+    close: () => tearDown(stack.closingSteps),
   };
   if (options.worker !== false) await stack.startWorker();
   return stack;

@@ -73,7 +73,7 @@ export async function startWidgetBed(): Promise<WidgetBed> {
         'widget files': files.close,
         'host pages': site.close,
         'Temporal client': temporal.close,
-        stack: stack.close,
+        ...stack.closingSteps,
       }),
   };
 }
