@@ -2,14 +2,14 @@ import type { Client } from '@temporalio/client';
 import type { ChunkIndex } from '#knowledge/chunk-index.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { SourceStore } from '#knowledge/sources.js';
-import type { AnswerQuestion } from './answering/index.js';
+import type { AnswerQuestion } from '#answering/index.js';
 import { createCmsSyncActivities } from './connectors/cms-sync.js';
 import type { ConnectorActivityDeps } from './connectors/deps.js';
 import { createShopSyncActivities } from './connectors/shop-sync.js';
 import { createSyncRunActivities } from './connectors/sync-runs.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversation/conversation-activities.js';
 import { createDeliveryActivities, type DeliveryDeps } from './conversation/deliver-messages.js';
-import type { Embedder } from './embeddings/index.js';
+import type { Embedder } from '#knowledge/embeddings/index.js';
 import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
 

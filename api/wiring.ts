@@ -7,7 +7,7 @@ import { createTemporalClient } from '#platform/temporal.js';
 import { serviceVersion } from '#platform/version.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { createTenancy } from '#tenancy/index.js';
-import { createEmbedder } from '#activities/embeddings/index.js';
+import { createEmbedder } from '#knowledge/embeddings/index.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
@@ -29,7 +29,7 @@ import { createProductEvents } from '#connectors/product-events.js';
 import { createConnectorSchedules } from '#connectors/schedules.js';
 import { createSyncState } from '#connectors/sync-state.js';
 import { createApp } from './app.js';
-import { createItemAcceptor } from './ingestion/accept-items.js';
+import { createItemAcceptor } from '#knowledge/ingestion-client.js';
 import type { ApiState } from './state.js';
 
 export interface WiredApi {

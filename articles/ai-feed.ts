@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { createItemAcceptor, IngestItemBody } from '#api/ingestion/accept-items.js';
+import type { createItemAcceptor, IngestItemBody } from '#knowledge/ingestion-client.js';
 import { sendItemOperation } from '#knowledge/item-workflow-client.js';
 import { asUnavailable } from '#platform/dependency-errors.js';
 import { helpCenterIntegrationId, isPublic, type Article } from './types.js';

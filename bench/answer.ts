@@ -8,9 +8,9 @@
  *  - composing alone, in this process, from three retrieved-size sources: p50, p95.
  */
 import { parseArgs } from 'node:util';
-import { createExtractiveComposer } from '#activities/answering/extractive-composer.js';
-import { chunkText } from '#activities/text/chunk.js';
-import { normalizeText } from '#activities/text/normalize.js';
+import { createExtractiveComposer } from '#answering/extractive/composer.js';
+import { chunkText } from '#knowledge/text/chunk.js';
+import { normalizeText } from '#knowledge/text/normalize.js';
 import { chatClient } from '#testing/chat.js';
 import { evalCorpus } from '../eval/corpus.js';
 import { evalQuestions } from '../eval/questions.js';

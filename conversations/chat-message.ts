@@ -1,4 +1,4 @@
-import type { Citation } from '#activities/answering/types.js';
+import type { Citation } from '#answering/types.js';
 
 export type Author = 'visitor' | 'ai' | 'agent' | 'system';
 

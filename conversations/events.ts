@@ -1,4 +1,4 @@
-import type { Citation } from '#activities/answering/types.js';
+import type { Citation } from '#answering/types.js';
 import { asUnavailable, tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { ConversationStatus } from '#workflows/conversation/types.js';

@@ -4,7 +4,7 @@
  * retrieval and answers through the public chat API) beside plain BM25 over the same chunks.
  */
 import pLimit from 'p-limit';
-import { createEmbedder } from '#activities/embeddings/index.js';
+import { createEmbedder } from '#knowledge/embeddings/index.js';
 import { collectionName, type ChunkProperties } from '#knowledge/chunk-index.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { chatClient } from '#testing/chat.js';

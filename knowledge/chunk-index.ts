@@ -1,5 +1,5 @@
 import weaviate, { Filters, generateUuid5, type Collection, type WeaviateClient } from 'weaviate-client';
-import type { EmbeddingSpace } from '#activities/embeddings/index.js';
+import type { EmbeddingSpace } from './embeddings/index.js';
 import pLimit from 'p-limit';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 

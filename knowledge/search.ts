@@ -1,5 +1,4 @@
-import type { Embedder } from '#activities/embeddings/index.js';
-import type { RetrievedSource } from '#activities/answering/types.js';
+import type { Embedder } from './embeddings/index.js';
 import type { ChunkHit, ChunkIndex } from './chunk-index.js';
 import type { SourceRecord, SourceStore } from './sources.js';
 
@@ -14,6 +13,21 @@ export interface SearchResult {
   score: number;
   metadata: Record<string, unknown> | null;
   sourceData: Record<string, unknown> | null;
+}
+
+/** One source the answer may cite: its passages (several chunks of it, merged), best source first. */
+export interface RetrievedSource {
+  /** Citation number, 1-based, in order of relevance. */
+  n: number;
+  sourceKey: string;
+  externalId: string;
+  integrationId: string;
+  sourceType: string;
+  title: string;
+  url: string | null;
+  /** The source's matching passages in document order, joined by blank lines (title not repeated). */
+  text: string;
+  score: number;
 }
 
 export interface RetrieveOptions {

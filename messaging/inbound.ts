@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { resolveLocale } from '#activities/answering/locales.js';
+import { resolveLocale } from '#answering/locales.js';
 import type { Logger } from '#platform/logger.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';

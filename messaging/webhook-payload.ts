@@ -7,7 +7,7 @@
  * `problems` (for the log; problems name ids, never what the customer wrote), so that one bad
  * message does not make the platform re-deliver the good ones beside it for a week.
  */
-import { placeholderFor } from './placeholders.js';
+import { placeholderFor } from './non-text-messages.js';
 
 export type WebhookEvent = InboundMessageEvent | ReactionEvent | MessageStatusEvent | PlatformErrorEvent;
 

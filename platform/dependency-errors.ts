@@ -83,7 +83,7 @@ export function asUnavailable(dependency: DependencyName, error: unknown): unkno
 /** Which dependency an error says is unreachable, if any. */
 export function unavailableDependency(error: unknown): DependencyName | undefined {
   if (error instanceof DependencyUnavailableError) return error.dependency;
-  // activities/embeddings throws it when the provider cannot answer now (429, 5xx, no connection).
+  // knowledge/embeddings throws it when the provider cannot answer now (429, 5xx, no connection).
   if (error instanceof Error && error.name === 'EmbeddingUnavailableError') return 'embeddings';
   if (!isConnectionError(error)) return undefined;
   const name = (error as Error).constructor.name;

@@ -2,8 +2,8 @@
  * Shared setup for tests of the OpenAI answer generator: the fake chat-completions API it talks
  * to, its settings for that fake, and a sink that records what it streams.
  */
-import type { OpenAIGeneratorSettings } from '#activities/answering/openai-generator.js';
-import type { TokenSink } from '#activities/answering/types.js';
+import type { OpenAIGeneratorSettings } from '#answering/llm/openai-generator.js';
+import type { TokenSink } from '#answering/types.js';
 import { startFakeChatServer, type FakeChatServer } from './fake-chat-server.js';
 
 /** The key the fake accepts. */

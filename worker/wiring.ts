@@ -1,8 +1,8 @@
 import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
-import { createAnswerGenerator, createQuestionAnswerer } from '#activities/answering/index.js';
-import { createEmbedder } from '#activities/embeddings/index.js';
+import { createAnswerGenerator, createQuestionAnswerer } from '#answering/index.js';
+import { createEmbedder } from '#knowledge/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
-import type { AnswerQuestion } from '#activities/answering/answer-question.js';
-import { asksForHuman } from '#activities/answering/handoff-intent.js';
-import { resolveLocale, stringsFor, type OperatorStrings } from '#activities/answering/locales.js';
+import type { AnswerQuestion } from '#answering/answer-question.js';
+import { asksForHuman } from '#answering/handoff-intent.js';
+import { resolveLocale, stringsFor, type OperatorStrings } from '#answering/locales.js';
 import type { ConversationEvent, EventPublisher } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
@@ -13,7 +13,7 @@ import type {
   VisitorMessage,
   VisitorMessageResult,
 } from '#workflows/conversation/types.js';
-import { agentMessage, aiAnswerMessage, aiNoticeMessage, systemMessage, visitorMessage } from './messages.js';
+import { agentMessage, aiAnswerMessage, aiNoticeMessage, systemMessage, visitorMessage } from '#conversations/messages.js';
 import { createTokenStream } from './token-stream.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 

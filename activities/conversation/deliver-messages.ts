@@ -1,4 +1,4 @@
-import { resolveLocale, stringsFor } from '#activities/answering/locales.js';
+import { resolveLocale, stringsFor } from '#answering/locales.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';

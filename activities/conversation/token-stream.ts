@@ -1,4 +1,4 @@
-import type { TokenSink } from '#activities/answering/types.js';
+import type { TokenSink } from '#answering/types.js';
 import type { ConversationEvent } from '#conversations/events.js';
 
 /**

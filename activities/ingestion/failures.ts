@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { EmbeddingRejectedError } from '../embeddings/index.js';
+import { EmbeddingRejectedError } from '#knowledge/embeddings/index.js';
 
 /** The item itself is the problem: retrying the same version cannot succeed. */
 export class ItemRejectedError extends Error {

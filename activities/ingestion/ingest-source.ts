@@ -3,10 +3,10 @@ import type { JobStatus, JobStore } from '#knowledge/jobs.js';
 import type { SourceRecord, SourceStore } from '#knowledge/sources.js';
 import { jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
 import type { IngestOperation } from '#workflows/ingestion/types.js';
-import type { Embedder } from '../embeddings/index.js';
+import type { Embedder } from '#knowledge/embeddings/index.js';
 import { withHeartbeats } from '../heartbeats.js';
-import { chunkText } from '../text/chunk.js';
-import { normalizeText, normalizeTitle } from '../text/normalize.js';
+import { chunkText } from '#knowledge/text/chunk.js';
+import { normalizeText, normalizeTitle } from '#knowledge/text/normalize.js';
 import { ItemRejectedError, nonRetryable, permanentFailure } from './failures.js';
 
 export interface IngestionDeps {

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Tenancy } from '#tenancy/index.js';
-import { isOriginAllowed } from '../chat/allowed-origins.js';
+import { isOriginAllowed } from './operator-origins.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { ApiState, ChatState } from '../state.js';
 

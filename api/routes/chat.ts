@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { resolveLocale, stringsFor } from '#activities/answering/locales.js';
+import { resolveLocale, stringsFor } from '#answering/locales.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import { isEventId, type EventFollower } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';

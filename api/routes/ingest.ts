@@ -9,7 +9,7 @@ import type { CleanupInput, CleanupResult } from '#workflows/ingestion/types.js'
 import type { cleanupWorkflow } from '#workflows/index.js';
 import { asUnavailable } from '#platform/dependency-errors.js';
 import { AppError, notFound } from '../errors.js';
-import { createItemAcceptor, type IngestItemBody } from '../ingestion/accept-items.js';
+import { createItemAcceptor, type IngestItemBody } from '#knowledge/ingestion-client.js';
 import { requireApiKey } from '../middleware/api-key-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';

@@ -1,4 +1,4 @@
-import { getPatiently, notNowStatuses, type Answer, type Patience } from '../patient-get.js';
+import { getPatiently, notNowStatuses, type Answer, type Patience } from '../retrying-get.js';
 import type { CmsEntry, CmsErrorBody, CmsKind } from './cms-types.js';
 
 /*

@@ -1,5 +1,5 @@
 import type { SyncItem } from '#connector-sdk/index.js';
-import { decodeEntities, htmlToText } from '#activities/text/html.js';
+import { decodeEntities, htmlToText } from '#knowledge/text/html.js';
 import type { CmsEmbeddedTerm, CmsEntry, CmsKind } from './cms-types.js';
 
 /*

@@ -3,8 +3,9 @@
  * reads it). Fields are named and formatted as the CMS sends them; mapping to our items is cms-item.ts's job.
  */
 
-/** The collection a request lists; the path segment after `/wp/v2/`. */
-export type CmsKind = 'posts' | 'pages';
+import type { CmsKind } from '#workflows/connectors/types.js';
+
+export type { CmsKind };
 
 export type CmsStatus = 'publish' | 'draft' | 'private' | 'pending' | 'future';
 

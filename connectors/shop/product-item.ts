@@ -7,14 +7,11 @@
  * content, and a hash that changed with every sale would re-embed the catalogue all day.
  */
 import type { SyncItem } from '#connector-sdk/index.js';
-import { htmlToText } from '#activities/text/html.js';
+import { htmlToText } from '#knowledge/text/html.js';
 import type { ShopProduct, ShopVariant } from './shop-types.js';
+import type { Storefront } from '#workflows/connectors/types.js';
 
-export interface Storefront {
-  /** e.g. https://northwind.shop.test, no trailing slash */
-  url: string;
-  currency: string;
-}
+export type { Storefront };
 
 export interface ProductSourceData {
   title: string;

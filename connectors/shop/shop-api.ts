@@ -7,7 +7,7 @@
  * caller's problem and is thrown as a `ShopApiError` whose `code` says what kind, so a workflow can decide
  * between "retry later" and "tell the merchant" without parsing text.
  */
-import { getPatiently, notNowStatuses, type Answer, type Patience } from '../patient-get.js';
+import { getPatiently, notNowStatuses, type Answer, type Patience } from '../retrying-get.js';
 import type { ShopInfo, ShopProduct } from './shop-types.js';
 
 export interface ShopApiOptions extends Patience {

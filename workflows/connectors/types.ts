@@ -1,8 +1,14 @@
 /** Inputs and results of the connectors' workflows and activities (plain data: they cross Temporal). */
-import type { CmsKind } from '#connectors/cms/cms-types.js';
-import type { Storefront } from '#connectors/shop/product-item.js';
 
-export type { CmsKind, Storefront };
+/** The collection a CMS request lists; the path segment after `/wp/v2/`. */
+export type CmsKind = 'posts' | 'pages';
+
+/** Where a shop's products are shown to customers, and in which currency. */
+export interface Storefront {
+  /** e.g. https://northwind.shop.test, no trailing slash */
+  url: string;
+  currency: string;
+}
 
 export interface ShopSyncInput {
   connectorId: string;

@@ -1,0 +1,368 @@
+import test from 'ava';
+import { createExtractiveComposer, type ExtractiveComposerOptions } from './composer.js';
+import { stringsFor, type Locale } from '../locales.js';
+import type { ComposedAnswer, RetrievedSource } from '../types.js';
+
+function source(n: number, title: string, text: string): RetrievedSource {
+  return {
+    n,
+    sourceKey: `int-1:doc-${n}`,
+    externalId: `doc-${n}`,
+    integrationId: 'int-1',
+    sourceType: 'help-article',
+    title,
+    url: `https://help.example.com/doc-${n}`,
+    text,
+    score: 1 / n,
+  };
+}
+
+interface Composed extends ComposedAnswer {
+  tokens: string[];
+  resets: number;
+}
+
+async function compose(
+  question: string,
+  sources: RetrievedSource[],
+  locale: Locale = 'en',
+  options?: ExtractiveComposerOptions,
+): Promise<Composed> {
+  const tokens: string[] = [];
+  let resets = 0;
+  const sink = { token: (delta: string) => tokens.push(delta), reset: () => resets++ };
+  const answer = await createExtractiveComposer(options).generate({ question, locale, sources }, sink);
+  return { ...answer, tokens, resets };
+}
+
+const RETURNS = source(
+  1,
+  'Returns and refunds',
+  [
+    'Returns are free within 30 days of delivery. Refunds take 5 business days once the parcel arrives at our warehouse.',
+    'To start a return, open your order in your account and choose "Return items". Print the label and drop the parcel at any post office.',
+    'Sale items can be exchanged but not refunded.',
+  ].join('\n'),
+);
+
+const SHIPPING = source(
+  1,
+  'Shipping',
+  [
+    'We ship to all EU countries and Switzerland. Standard shipping takes 2–4 business days within Germany and 3–7 business days to other EU countries.',
+    'Express delivery arrives the next business day if you order before 2 pm.',
+    'Shipping is free on orders over €50; below that it costs €4.95.',
+  ].join('\n'),
+);
+
+const TENT = source(
+  1,
+  'Trail Tent 2 – product details',
+  [
+    'The Trail Tent 2 is a lightweight two-person tent for three-season use.',
+    '- Dimensions: 210 × 130 × 100 cm (L × W × H) when pitched',
+    '- Packed size: 45 × 15 cm',
+    '- Weight: 1.9 kg',
+    'The fly is made of 20D ripstop nylon with a 3,000 mm waterproof coating.',
+  ].join('\n'),
+);
+
+const STORE = source(
+  1,
+  'Visit our store in Hamburg',
+  [
+    'Our flagship store is at Hafenstraße 12, 20359 Hamburg, five minutes from the Landungsbrücken station.',
+    'Opening hours',
+    'Monday to Friday: 10:00–19:00',
+    'Saturday: 10:00–16:00',
+    'Sundays and public holidays: closed',
+    'Parking is available in the garage next door.',
+  ].join('\n'),
+);
+
+const PASSWORD = source(
+  1,
+  'Reset your password',
+  [
+    'If you forgot your password, you can set a new one in a few steps:',
+    '1. Open the sign-in page and click "Forgot password".',
+    '2. Enter the email address you use for your account.',
+    '3. Open the link in the email we send you and choose a new password.',
+    'The link is valid for 24 hours. If the email does not arrive, check your spam folder.',
+  ].join('\n'),
+);
+
+const VERSAND = source(
+  1,
+  'Versand und Lieferung',
+  [
+    'Wir versenden alle Bestellungen mit DHL. Die Lieferzeit innerhalb Deutschlands beträgt 1–3 Werktage.',
+    'Nach Österreich und in die Schweiz dauert der Versand 3–5 Werktage.',
+    'Ab einem Bestellwert von 50 € ist der Versand kostenlos.',
+  ].join('\n'),
+);
+
+test('the generator is named extractive', (t) => {
+  t.is(createExtractiveComposer().name, 'extractive');
+});
+
+test('returns policy: the sentence with the return window, cited', async (t) => {
+  const answer = await compose('How many days do I have to return something?', [RETURNS]);
+  t.is(answer.outcome, 'answered');
+  t.true(answer.text.startsWith('Returns are free within 30 days of delivery.'), answer.text);
+  t.true(answer.text.endsWith(' [1]'), answer.text);
+  t.deepEqual(answer.citations, [
+    {
+      n: 1,
+      title: 'Returns and refunds',
+      url: 'https://help.example.com/doc-1',
+      externalId: 'doc-1',
+      sourceType: 'help-article',
+    },
+  ]);
+});
+
+test('a short sentence brings the one after it along, and unrelated sentences stay out', async (t) => {
+  const text = 'Returns are free within 30 days. Refunds take 5 business days.\nOur team is available by phone and email.';
+  const answer = await compose('What is your returns policy?', [source(1, 'Help', text)]);
+  t.is(answer.text, 'Returns are free within 30 days. Refunds take 5 business days. [1]');
+});
+
+test('shipping times: the sentence with the delivery times', async (t) => {
+  const answer = await compose('How long does shipping to Austria take?', [SHIPPING]);
+  t.is(answer.outcome, 'answered');
+  t.true(answer.text.includes('Standard shipping takes 2–4 business days'), answer.text);
+  t.false(answer.text.includes('Express'), answer.text);
+});
+
+test('shipping costs: the sentence with the price, not the delivery times', async (t) => {
+  const answer = await compose('How much does shipping cost?', [SHIPPING]);
+  t.true(answer.text.startsWith('Shipping is free on orders over €50; below that it costs €4.95.'), answer.text);
+});
+
+test('product dimensions: the list item with the measurements', async (t) => {
+  const answer = await compose('What are the dimensions of the Trail Tent 2?', [TENT]);
+  t.true(answer.text.includes('- Dimensions: 210 × 130 × 100 cm (L × W × H) when pitched'), answer.text);
+  t.false(answer.text.includes('ripstop'), answer.text);
+});
+
+test('opening hours: the heading brings the hours under it along', async (t) => {
+  const answer = await compose('What are your opening hours on Saturday?', [STORE]);
+  t.true(answer.text.startsWith('Opening hours: Monday to Friday: 10:00–19:00'), answer.text);
+  t.true(answer.text.includes('Saturday: 10:00–16:00'), answer.text);
+  t.false(answer.text.includes('Parking'), answer.text);
+});
+
+test('password reset: the introduction and the first steps, as a list', async (t) => {
+  const answer = await compose('How do I reset my password?', [PASSWORD]);
+  t.is(
+    answer.text,
+    [
+      'If you forgot your password, you can set a new one in a few steps:',
+      '1. Open the sign-in page and click "Forgot password".',
+      '2. Enter the email address you use for your account. [1]',
+    ].join('\n'),
+  );
+  const longer = await compose('How do I reset my password?', [PASSWORD], 'en', { maxSentences: 4 });
+  t.true(longer.text.endsWith('3. Open the link in the email we send you and choose a new password. [1]'), longer.text);
+});
+
+const FAQ = source(
+  1,
+  'Frequently asked questions',
+  [
+    'How long does delivery take?',
+    'Most orders arrive within 2–4 business days. During sales it can take a little longer.',
+    'Can I change my order?',
+    'You can change or cancel an order until it has been packed.',
+    'Do you ship internationally?',
+    'Yes, we ship to over 40 countries. Duties may apply outside the EU.',
+    'Which payment methods do you accept?',
+  ].join('\n'),
+);
+
+test('FAQ: a matching question brings its answer, never the next question', async (t) => {
+  const abroad = await compose('Is international shipping available?', [FAQ]);
+  t.is(abroad.text, 'Do you ship internationally? Yes, we ship to over 40 countries. Duties may apply outside the EU. [1]');
+  const change = await compose('How can I change my order?', [FAQ], 'en', { maxSentences: 4 });
+  t.is(change.text, 'Can I change my order? You can change or cancel an order until it has been packed. [1]');
+});
+
+test('a heading or question with nothing after it is not an answer', async (t) => {
+  const answer = await compose('Which payment methods do you accept?', [FAQ]);
+  t.is(answer.outcome, 'unknown', answer.text);
+  const heading = source(1, 'Store', 'Our flagship store is in Hamburg.\nOpening hours');
+  t.is((await compose('What are the opening hours?', [heading])).outcome, 'unknown');
+});
+
+test('German question on German text', async (t) => {
+  const answer = await compose('Wie lange dauert der Versand nach Österreich?', [VERSAND], 'de');
+  t.is(answer.outcome, 'answered');
+  t.true(answer.text.startsWith('Nach Österreich und in die Schweiz dauert der Versand 3–5 Werktage.'), answer.text);
+  t.true(answer.text.endsWith('[1]'));
+});
+
+test('inflections and compounds match: "Rückgabe" finds "Rückgabefrist", "shipped" finds "shipping"', async (t) => {
+  const text = 'Die Rückgabefrist beträgt 30 Tage ab Erhalt der Ware.\nGutscheine sind drei Jahre gültig.';
+  const german = await compose('Wie funktioniert die Rückgabe?', [source(1, 'Hilfe', text)], 'de');
+  t.true(german.text.startsWith('Die Rückgabefrist beträgt 30 Tage'), german.text);
+  const english = await compose('When is my order shipped?', [SHIPPING]);
+  t.is(english.outcome, 'answered');
+});
+
+test('two sources that both contribute are both cited, each group with its marker', async (t) => {
+  const returns = source(1, 'Returns', 'You can return any item within 30 days. Use the prepaid label in your parcel.');
+  const refunds = source(
+    2,
+    'Refunds',
+    'Refunds are paid to your original payment method.\nA refund takes 3–5 business days after we receive the item.',
+  );
+  const answer = await compose('How long does a refund take after I return an item?', [returns, refunds]);
+  t.is(answer.outcome, 'answered');
+  t.deepEqual(
+    answer.citations.map((citation) => citation.n),
+    [1, 2],
+  );
+  const groups = answer.text.split('\n\n');
+  t.is(groups.length, 2, answer.text);
+  // The group that answers more of the question comes first, whatever its number.
+  t.true(groups[0]!.startsWith('A refund takes 3–5 business days') && groups[0]!.endsWith(' [2]'), answer.text);
+  t.true(groups[1]!.startsWith('You can return any item within 30 days.') && groups[1]!.endsWith(' [1]'), answer.text);
+});
+
+test('a source that adds nothing is not cited', async (t) => {
+  const answer = await compose('How many days do I have to return something?', [RETURNS, { ...STORE, n: 2 }]);
+  t.deepEqual(
+    answer.citations.map((citation) => citation.n),
+    [1],
+  );
+  t.false(answer.text.includes('[2]'));
+});
+
+test('unknown when no sentence shares a word with the question', async (t) => {
+  for (const locale of ['en', 'de'] as const) {
+    const answer = await compose('Do you sell gift vouchers?', [SHIPPING, { ...RETURNS, n: 2 }], locale);
+    const strings = stringsFor(locale);
+    t.is(answer.outcome, 'unknown');
+    t.is(answer.text, `${strings.dontKnow} ${strings.offerHuman}`);
+    t.deepEqual(answer.citations, []);
+    t.is(answer.tokens.join(''), answer.text);
+  }
+});
+
+test('a question of stopwords only gives unknown', async (t) => {
+  for (const question of ['what is it?', 'Was ist das?', 'How do I do that?', '?']) {
+    const answer = await compose(question, [RETURNS, { ...SHIPPING, n: 2 }]);
+    t.is(answer.outcome, 'unknown', question);
+  }
+});
+
+test('sentences repeated by overlapping chunks appear once', async (t) => {
+  const text = [
+    'Returns are free within 30 days of delivery. Refunds take 5 business days.',
+    '',
+    'Refunds take 5 business days. Refunds go to the card you paid with.',
+  ].join('\n');
+  const twice = source(1, 'Returns', text);
+  const copy = source(2, 'Returns (copy)', 'Refunds take 5 business days.');
+  const answer = await compose('How long do refunds take?', [twice, copy]);
+  t.is(answer.text.split('Refunds take 5 business days.').length - 1, 1, answer.text);
+  t.deepEqual(
+    answer.citations.map((citation) => citation.n),
+    [1],
+  );
+});
+
+test('a sentence cut at a chunk start is a near duplicate of the whole one', async (t) => {
+  const text = [
+    'Standard shipping takes 2–4 business days within Germany and 3–7 business days to other countries.',
+    '',
+    'within Germany and 3–7 business days to other countries. Express shipping takes one business day.',
+  ].join('\n');
+  const answer = await compose('How many business days does shipping take to other countries?', [source(1, 'Shipping', text)]);
+  t.is(answer.text.split('3–7 business days').length - 1, 1, answer.text);
+});
+
+test('the streamed tokens are small and add up to the text, and nothing is reset', async (t) => {
+  const cases: Array<[string, RetrievedSource[]]> = [
+    ['How do I reset my password?', [PASSWORD]],
+    ['What are your opening hours on Saturday?', [STORE]],
+    ['How long does a refund take after a return?', [RETURNS, { ...SHIPPING, n: 2 }]],
+  ];
+  for (const [question, sources] of cases) {
+    const answer = await compose(question, sources);
+    t.is(answer.tokens.join(''), answer.text);
+    t.true(answer.tokens.length > 5);
+    t.true(
+      answer.tokens.every((token) => /^\S+\s*$/.test(token)),
+      JSON.stringify(answer.tokens),
+    );
+    t.is(answer.resets, 0);
+  }
+});
+
+test('length limits hold', async (t) => {
+  const all = [RETURNS, { ...SHIPPING, n: 2 }, { ...PASSWORD, n: 3 }];
+  const question = 'How long do returns, refunds and shipping take, and how do I reset my password by email?';
+  const answer = await compose(question, all);
+  t.true(answer.text.length <= 420, `${answer.text.length}`);
+  t.true(sentenceCount(answer.text) <= 3, answer.text);
+
+  const one = await compose(question, all, 'en', { maxSentences: 1 });
+  t.is(sentenceCount(one.text), 1, one.text);
+  t.is(one.citations.length, 1);
+
+  for (const maxChars of [80, 120, 200]) {
+    const short = await compose(question, all, 'en', { maxChars });
+    t.is(short.outcome, 'answered');
+    t.true(short.text.length <= maxChars, `${maxChars}: ${short.text}`);
+  }
+});
+
+test('invalid limits are refused', (t) => {
+  t.throws(() => createExtractiveComposer({ maxSentences: 0 }), { instanceOf: RangeError });
+  t.throws(() => createExtractiveComposer({ maxChars: 20 }), { instanceOf: RangeError });
+  t.throws(() => createExtractiveComposer({ maxSentences: 1.5 }), { instanceOf: RangeError });
+});
+
+test('a long run-on paragraph is cut at a clause, around the matching words, with ellipses', async (t) => {
+  const clauses = [
+    'our loyalty programme has grown a lot over the years and we keep adding new benefits for members',
+    'members collect one point for every euro they spend in our shops and online',
+    'points can be redeemed for vouchers in the app',
+    'the gold tier starts at 2,000 points a year and includes free express shipping on every order',
+    'silver members get early access to sales and a birthday gift',
+    'and all members are invited to our yearly summer event in Hamburg where we present the new collection',
+    'which is always a lot of fun for everyone who comes along and brings friends or family',
+    'and if you have any questions about the programme our customer service team is happy to help you by phone or email',
+  ];
+  const paragraph = `${clauses.join(', ').replace(/^o/, 'O')} and that is why we love our members`;
+  t.true(paragraph.length > 600);
+  const answer = await compose('Which tier includes free express shipping?', [source(1, 'Loyalty programme', paragraph)]);
+  t.is(answer.outcome, 'answered');
+  t.true(answer.text.length <= 420, answer.text);
+  t.true(answer.text.includes('the gold tier starts at 2,000 points a year and includes free express shipping'), answer.text);
+  const body = answer.text.replace(/ \[1\]$/, '');
+  t.true(body.startsWith('…') || body.startsWith('Our'), body);
+  t.true(body.endsWith('…'), body);
+  // Cut after a clause: no dangling comma before the ellipsis, no word cut in half.
+  t.false(body.includes(',…'));
+  for (const word of body.replace(/…/g, ' ').split(/\s+/).filter(Boolean)) {
+    t.true(paragraph.includes(word.replace(/[.,;:]$/, '')), word);
+  }
+});
+
+test('footnote markers of the source are not mistaken for citations', async (t) => {
+  const text = 'Returns are accepted within 30 days[3] of delivery.';
+  const answer = await compose('Can I make returns?', [source(1, 'Returns', text)]);
+  t.is(answer.text, 'Returns are accepted within 30 days of delivery. [1]');
+});
+
+/** Sentences in an answer: ends of sentences and line-separated items, markers aside. */
+function sentenceCount(text: string): number {
+  return text
+    .replace(/ \[\d+\]/g, '')
+    .split(/\n+/)
+    .flatMap((line) => line.split(/(?<=\p{L}[.!?…])\s+(?=\p{Lu})/u))
+    .filter((part) => part.trim() !== '').length;
+}

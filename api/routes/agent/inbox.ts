@@ -1,0 +1,95 @@
+import type { ConversationRecord, ConversationRecords } from '#conversations/records.js';
+import { conversationKeys } from '#conversations/redis-keys.js';
+import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';
+import type { RedisClient } from '#platform/redis.js';
+import type { Channel, ConversationStatus } from '#workflows/conversation/types.js';
+import { ownedBy } from '#api/ownership.js';
+
+/** How many of a tenant's newest conversations the inbox looks at. */
+export const scannedConversations = 1_000;
+
+/** The statuses the inbox shows by default: the conversations that need a person. */
+export const needsPerson: readonly ConversationStatus[] = ['waiting_for_agent', 'agent'];
+
+export interface InboxFilter {
+  status: ConversationStatus | 'all' | undefined;
+  channel: Channel | undefined;
+  limit: number;
+}
+
+/** One conversation as agents see it; the window and delivery problem for messaging ones only. */
+export interface ConversationSummary {
+  conversationId: string;
+  channel: Channel;
+  status: ConversationStatus;
+  contact: ConversationRecord['contact'];
+  agentName: string | null;
+  createdAt: string;
+  updatedAt: string;
+  windowOpenUntil?: string | null;
+  deliveryProblem?: DeliveryProblem | null;
+}
+
+export interface InboxDeps {
+  redis: Pick<RedisClient, 'zRange'>;
+  prefix: string;
+  records: Pick<ConversationRecords, 'get'>;
+  channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What the agent inbox reads. The list reads the tenant's newest conversations by creation time
+ * (at most `scannedConversations`) and filters them in memory: simple, and enough while a tenant
+ * has few open conversations among its latest thousand. A status index per tenant is the next step
+ * when that stops being true.
+ */
+export function createInbox({ redis, prefix, records, channel }: InboxDeps) {
+  const keys = conversationKeys(prefix);
+
+  async function summarize(record: ConversationRecord): Promise<ConversationSummary> {
+    const { conversationId, status, contact, agentName, createdAt, updatedAt } = record;
+    const summary: ConversationSummary = {
+      conversationId,
+      channel: record.channel,
+      status,
+      contact,
+      agentName,
+      createdAt,
+      updatedAt,
+    };
+    if (record.channel !== 'messaging') return summary;
+    const [windowOpenUntil, problem] = await Promise.all([
+      channel.windowOpenUntil(conversationId),
+      channel.problemOf(conversationId),
+    ]);
+    return { ...summary, windowOpenUntil: windowOpenUntil?.toISOString() ?? null, deliveryProblem: problem ?? null };
+  }
+
+  return {
+    summarize,
+
+    /** The tenant's conversations that pass the filter, newest activity first. */
+    async list(tenantId: string, filter: InboxFilter): Promise<ConversationSummary[]> {
+      const ids = await redis.zRange(keys.ofTenant(tenantId), 0, scannedConversations - 1, { REV: true });
+      const found = await Promise.all(ids.map((id) => records.get(id)));
+      const statuses = filter.status === 'all' ? undefined : filter.status ? [filter.status] : needsPerson;
+      const matching = found
+        .filter((record): record is ConversationRecord => record !== undefined && record.tenantId === tenantId)
+        .filter((record) => !statuses || statuses.includes(record.status))
+        .filter((record) => !filter.channel || record.channel === filter.channel)
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+        .slice(0, filter.limit);
+      return Promise.all(matching.map(summarize));
+    },
+
+    /** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
+    async owned(tenantId: string, conversationId: string): Promise<ConversationRecord> {
+      const record = uuidPattern.test(conversationId) ? await records.get(conversationId) : undefined;
+      return ownedBy(record, tenantId, `conversation ${conversationId}`);
+    },
+  };
+}
+
+export type Inbox = ReturnType<typeof createInbox>;

@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import type { EventFollower } from '#conversations/events.js';
+import type { ConversationRecord } from '#conversations/records.js';
+import type { Transcript } from '#conversations/transcript.js';
+import {
+  ConversationActionRefusedError,
+  ConversationClosedError,
+  type ConversationClient,
+} from '#conversations/workflow-client.js';
+import type { ChannelState } from '#messaging/channel-state.js';
+import type { Tenancy } from '#tenancy/index.js';
+import type { Agent } from '#workflows/conversation/types.js';
+import { createInbox, type InboxDeps, type InboxFilter } from './inbox.js';
+import { sendInboxUpdates } from './inbox-stream.js';
+import { tokenFromQuery } from './query-token.js';
+import { replyRefusal } from './reply-refusal.js';
+import { conflict, conversationClosed } from '#api/errors.js';
+import { openEventStream } from '#api/event-stream.js';
+import { requireUser } from '#api/middleware/user-auth.js';
+import { DocumentedRouter } from '#api/openapi/documented-router.js';
+import {
+  agentConversationResponse,
+  agentReplyRequest,
+  agentReplyResponse,
+  conversationEventStream,
+  conversationEventsQuery,
+  conversationListResponse,
+  inboxEventStream,
+  inboxEventsQuery,
+  listQuery,
+  statusResponse,
+} from '#api/schemas/agent.js';
+import type { UserState } from '#api/state.js';
+
+export interface AgentRouterDeps {
+  tenancy: Pick<Tenancy, 'findUserByToken'>;
+  redis: InboxDeps['redis'];
+  redisPrefix: string;
+  records: InboxDeps['records'];
+  transcript: Pick<Transcript, 'read'>;
+  follower: EventFollower;
+  conversations: Pick<ConversationClient, 'takeOver' | 'agentReply' | 'handBack' | 'close'>;
+  channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
+  now?: () => Date;
+  /** How often the inbox stream looks for changes. */
+  inboxIntervalMs?: number;
+}
+
+const isStreamPath = (path: string) => path === '/agent/events' || /^\/agent\/conversations\/[^/]+\/events$/.test(path);
+
+/**
+ * The agent inbox: the tenant's conversations that need a person, each with its transcript, and
+ * the agent's actions on them (take over, reply, hand back to the AI, close), which the
+ * conversation's workflow accepts or refuses. Admins and agents may both work the inbox.
+ */
+export function createAgentRouter({
+  tenancy,
+  redis,
+  redisPrefix,
+  records,
+  transcript,
+  follower,
+  conversations,
+  channel,
+  now = () => new Date(),
+  inboxIntervalMs = 2_000,
+}: AgentRouterDeps) {
+  const inbox = createInbox({ redis, prefix: redisPrefix, records, channel });
+  const router = new DocumentedRouter<UserState>({ tags: ['Agent inbox'], security: 'userToken', errors: [401, 403, 503] });
+  router.use(tokenFromQuery(isStreamPath) as never, requireUser(tenancy, ['admin', 'agent']) as never);
+
+  const agentOf = (user: UserState['user']): Agent => ({ agentId: user.id, name: user.name });
+  const detailed = async (record: ConversationRecord) => ({
+    ...(await inbox.summarize(record)),
+    messages: await transcript.read(record.conversationId),
+  });
+
+  router.get(
+    '/agent/conversations',
+    {
+      summary: "The tenant's conversations, for the inbox",
+      description:
+        'Newest activity (`updatedAt`) first. By default the conversations that need a person (`waiting_for_agent` and `agent`); `status=all` for every status. ' +
+        "Reads the tenant's latest 1,000 conversations (by creation) and filters them: older ones do not appear. Roles admin and agent.",
+      query: listQuery,
+      responses: { 200: { description: 'The conversations', schema: conversationListResponse } },
+    },
+    async (ctx) => {
+      ctx.body = { conversations: await inbox.list(ctx.state.user.tenantId, ctx.state.query as unknown as InboxFilter) };
+    },
+  );
+
+  router.get(
+    '/agent/events',
+    {
+      summary: 'Follow the inbox',
+      description:
+        'Server-sent events: the inbox list (every status, the latest 200) at once and whenever it changes, so a new conversation shows as it starts. The user token may also be sent as `?token=` (for EventSource).',
+      query: inboxEventsQuery,
+      responses: { 200: { description: 'The event stream', schema: inboxEventStream, contentType: 'text/event-stream' } },
+    },
+    async (ctx) => {
+      const { tenantId } = ctx.state.user;
+      // Every open conversation: a new one shows up as it starts, not only once it needs a person.
+      const filter: InboxFilter = { status: 'all', channel: undefined, limit: 200 };
+      const stream = openEventStream(ctx);
+      sendInboxUpdates(stream, () => inbox.list(tenantId, filter), {
+        intervalMs: inboxIntervalMs,
+        onError: (error) => ctx.state.log.warn({ err: error }, 'inbox update failed'),
+      });
+    },
+  );
+
+  router.get(
+    '/agent/conversations/{conversationId}',
+    {
+      summary: 'Read a conversation',
+      description: "The conversation with its transcript. Another tenant's: 403; unknown: 404.",
+      responses: { 200: { description: 'The conversation', schema: agentConversationResponse } },
+      errors: [404],
+    },
+    async (ctx) => {
+      ctx.body = await detailed(await inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+    },
+  );
+
+  router.get(
+    '/agent/conversations/{conversationId}/events',
+    {
+      summary: 'Follow a conversation',
+      description:
+        "Server-sent events: the conversation with its transcript first, then new messages and status changes (the AI's tokens are left out). The user token may also be sent as `?token=` (for EventSource).",
+      query: conversationEventsQuery,
+      responses: {
+        200: { description: 'The event stream', schema: conversationEventStream, contentType: 'text/event-stream' },
+      },
+      errors: [404],
+    },
+    async (ctx) => {
+      const { tenantId } = ctx.state.user;
+      const { conversationId } = await inbox.owned(tenantId, ctx.params.conversationId!);
+      const pending: Array<[string, unknown, string | null]> = [];
+      let stream: ReturnType<typeof openEventStream> | undefined;
+      // Follow first, then read: nothing can happen between the snapshot and the first live event.
+      const following = await follower.follow(conversationId, 'now', ({ id, event }) => {
+        if (event.type !== 'message' && event.type !== 'status') return;
+        const { type, ...data } = event;
+        if (stream) stream.send(type, data, id);
+        else pending.push([type, data, id]);
+      });
+      let snapshot: Awaited<ReturnType<typeof detailed>>;
+      try {
+        snapshot = await detailed(await inbox.owned(tenantId, conversationId));
+      } catch (error) {
+        await following.stop();
+        throw error;
+      }
+      stream = openEventStream(ctx);
+      stream.send('conversation', snapshot);
+      for (const [event, data, id] of pending.splice(0)) stream.send(event, data, id);
+      stream.onEnd(() => void following.stop());
+    },
+  );
+
+  router.post(
+    '/agent/conversations/{conversationId}/take-over',
+    {
+      summary: 'Take a conversation over',
+      description:
+        'The AI stops answering and the agent chats with the customer (status `agent`). Taking over again is a no-op. ' +
+        'Another agent has it: 409 `conflict`; closed: 409 `conversation_closed`.',
+      responses: { 200: { description: 'The new status', schema: statusResponse } },
+      errors: [404, 409],
+    },
+    async (ctx) => {
+      const conversation = await open(inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      ctx.body = { status: await workflowAction(() => conversations.takeOver(conversation, agentOf(ctx.state.user))) };
+    },
+  );
+
+  router.post(
+    '/agent/conversations/{conversationId}/messages',
+    {
+      summary: 'Reply to the customer',
+      description:
+        'Only the agent who took the conversation over may reply (409 `conflict` otherwise). The reply is accepted (202) and then appears in the transcript and on the channel. ' +
+        'Messaging: more than 24 hours after the customer last wrote, free-form replies are refused with 409 `window_closed` (templates are not supported yet).',
+      body: agentReplyRequest,
+      responses: { 202: { description: 'The reply is accepted', schema: agentReplyResponse } },
+      errors: [404, 409],
+    },
+    async (ctx) => {
+      const conversation = await open(inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      const refusal = replyRefusal(conversation, await windowOf(conversation), now());
+      if (refusal) throw refusal;
+      const { text, messageId = randomUUID() } = ctx.request.body as { text: string; messageId?: string };
+      await workflowAction(() => conversations.agentReply(conversation, { agentId: ctx.state.user.id, messageId, text }));
+      ctx.status = 202;
+      ctx.body = { messageId };
+    },
+  );
+
+  router.post(
+    '/agent/conversations/{conversationId}/hand-back',
+    {
+      summary: 'Hand a conversation back to the AI',
+      description:
+        'The AI answers again (status `ai`). Only the agent who has it may hand it back (409 `conflict`); a waiting conversation may be handed back by anyone.',
+      responses: { 200: { description: 'The new status', schema: statusResponse } },
+      errors: [404, 409],
+    },
+    async (ctx) => {
+      const conversation = await open(inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      ctx.body = { status: await workflowAction(() => conversations.handBack(conversation, ctx.state.user.id)) };
+    },
+  );
+
+  router.post(
+    '/agent/conversations/{conversationId}/close',
+    {
+      summary: 'Close a conversation',
+      description:
+        'The customer is told; a new message from them starts a new conversation. Already closed: 409 `conversation_closed`.',
+      responses: { 200: { description: 'The new status', schema: statusResponse } },
+      errors: [404, 409],
+    },
+    async (ctx) => {
+      const conversation = await open(inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      ctx.body = { status: await workflowAction(() => conversations.close(conversation, 'agent')) };
+    },
+  );
+
+  async function windowOf(conversation: ConversationRecord): Promise<Date | undefined> {
+    return conversation.channel === 'messaging' ? channel.windowOpenUntil(conversation.conversationId) : undefined;
+  }
+
+  return router;
+}
+
+/** A conversation that is still open: a closed one answers 409 `conversation_closed` before the workflow is asked. */
+async function open(reading: Promise<ConversationRecord>): Promise<ConversationRecord> {
+  const conversation = await reading;
+  if (conversation.status === 'closed') throw conversationClosed();
+  return conversation;
+}
+
+/** How the workflow words a refusal because the conversation has ended. */
+const closedReason = /^The conversation is (already )?closed\.$/;
+
+/** An agent's action on the workflow, its refusals as 409s carrying the workflow's reason. */
+async function workflowAction<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ConversationClosedError) throw conversationClosed();
+    if (error instanceof ConversationActionRefusedError)
+      throw closedReason.test(error.message) ? conversationClosed() : conflict(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+import type { MessagingConnection, MessagingConnections } from '#messaging/connections.js';
+import type { Inbound } from '#messaging/inbound.js';
+import { MalformedDeliveryError, readWebhookDelivery } from '#messaging/webhook-payload.js';
+import { verifySignature, verifyTokenMatches } from '#messaging/webhook-signature.js';
+import { forbidden, invalidPayload, notFound, unauthorized } from '../errors.js';
+import { readRawBody } from '../raw-body.js';
+import { DocumentedRouter } from '../openapi/documented-router.js';
+import { webhookAcknowledgement } from '../schemas/messaging-webhooks.js';
+import type { ApiState } from '../state.js';
+
+export interface WebhooksRouterDeps {
+  connections: Pick<MessagingConnections, 'getByWebhookPath' | 'credentialsOf'>;
+  inbound: Inbound;
+}
+
+/** The platform sends at most a few megabytes in one delivery. */
+const deliveryLimitBytes = 4 * 1024 * 1024;
+
+/**
+ * The messaging platform's callback (`{base_url}/webhooks/messaging_api/{webhookPath}`): the
+ * verification handshake, and deliveries of customers' messages and of statuses of ours. A delivery
+ * is checked against the connection's app secret over its exact bytes, handed to the conversation
+ * workflows (durable before the answer) and answered at once; the AI answers afterwards.
+ */
+export function createWebhooksRouter({ connections, inbound }: WebhooksRouterDeps) {
+  const router = new DocumentedRouter<ApiState>({ tags: ['Messaging webhooks'], security: 'none', errors: [404, 503] });
+
+  async function connectionOf(ctx: { params: Record<string, string> }): Promise<MessagingConnection> {
+    const connection = await connections.getByWebhookPath(String(ctx.params.webhookPath));
+    if (!connection) throw notFound('No messaging connection has this webhook address.');
+    return connection;
+  }
+
+  router.get(
+    '/webhooks/messaging_api/{webhookPath}',
+    {
+      summary: 'Verify the webhook (platform handshake)',
+      description:
+        "The platform calls it with `hub.mode=subscribe`, `hub.verify_token` and `hub.challenge`. When the mode is `subscribe` and the token is exactly the connection's verify token, the answer is the challenge as plain text; otherwise 403.",
+      responses: { 200: { description: 'The challenge, as sent', contentType: 'text/plain' } },
+      errors: [403],
+    },
+    async (ctx) => {
+      const connection = await connectionOf(ctx);
+      const { verifyToken } = await connections.credentialsOf(connection);
+      const mode = ctx.query['hub.mode'];
+      const token = ctx.query['hub.verify_token'];
+      const challenge = ctx.query['hub.challenge'];
+      if (
+        mode !== 'subscribe' ||
+        typeof token !== 'string' ||
+        typeof challenge !== 'string' ||
+        !verifyTokenMatches(token, verifyToken)
+      )
+        throw forbidden('The verification request does not match this connection.');
+      ctx.type = 'text/plain';
+      ctx.body = challenge;
+    },
+  );
+
+  router.post(
+    '/webhooks/messaging_api/{webhookPath}',
+    {
+      summary: 'Receive a delivery (platform events)',
+      description:
+        "Signed with `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with the connection's app secret); unsigned or wrongly signed deliveries are refused unless the connection is in development mode. Customer messages are handed to their conversations before the answer; a message delivered again does nothing. Statuses update the messages they are about.",
+      headers: [{ name: 'X-Hub-Signature-256', required: true, description: '`sha256=<hex>` of the raw body.' }],
+      responses: { 200: { description: 'Taken in', schema: webhookAcknowledgement } },
+      errors: [400, 401, 403, 413],
+    },
+    async (ctx) => {
+      const connection = await connectionOf(ctx);
+      const raw = await readRawBody(ctx, deliveryLimitBytes);
+      const { appSecret } = await connections.credentialsOf(connection);
+      // With an app secret every delivery is checked; only a development connection without one
+      // (never in production) takes unsigned deliveries.
+      if (appSecret) {
+        if (!verifySignature(raw, ctx.get('x-hub-signature-256') || undefined, appSecret))
+          throw unauthorized("The delivery is not signed with this connection's app secret (X-Hub-Signature-256).");
+      } else if (!connection.developmentMode) {
+        throw forbidden('This connection has no app secret, so its deliveries cannot be verified: add the app secret.');
+      }
+
+      let events;
+      try {
+        events = readWebhookDelivery(JSON.parse(raw.toString('utf8'))).events;
+      } catch (error) {
+        if (!(error instanceof SyntaxError || error instanceof MalformedDeliveryError)) throw error;
+        ctx.state.log.warn({ connectionId: connection.id, reason: error.message }, 'malformed webhook delivery');
+        throw invalidPayload(`The delivery is not a messaging-platform event: ${error.message}`);
+      }
+      ctx.body = { received: await inbound.takeIn(connection, events) };
+    },
+  );
+
+  return router;
+}
