@@ -1,15 +1,14 @@
-import type { Client } from '@temporalio/client';
 import type { ChunkIndex } from '#knowledge/chunk-index.js';
+import type { Embedder } from '#knowledge/embeddings/index.js';
+import type { IngestionClient } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { SourceStore } from '#knowledge/sources.js';
-import type { AnswerQuestion } from '#answering/index.js';
 import { createCmsSyncActivities } from './connectors/cms-sync.js';
 import type { ConnectorActivityDeps } from './connectors/deps.js';
 import { createShopSyncActivities } from './connectors/shop-sync.js';
 import { createSyncRunActivities } from './connectors/sync-runs.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversation/conversation-activities.js';
 import { createDeliveryActivities, type DeliveryDeps } from './conversation/deliver-messages.js';
-import type { Embedder } from '#knowledge/embeddings/index.js';
 import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
 
@@ -19,10 +18,9 @@ export interface ActivityDeps {
   sources: SourceStore;
   chunkIndex: ChunkIndex;
   embedder: Embedder;
-  temporal: Client;
-  taskQueueBase: string;
-  conversations: Omit<ConversationActivityDeps, 'answerQuestion'>;
-  answerQuestion: AnswerQuestion;
+  /** The cleanup asks item workflows to delete orphans through it. */
+  ingestion: Pick<IngestionClient, 'remove'>;
+  conversations: ConversationActivityDeps;
   /** The messaging channel's outbound side. */
   delivery: DeliveryDeps;
   /** The built-in connectors: their records, sync state, sources and the public ingestion API. */
@@ -37,7 +35,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createIngestionActivities(deps),
     ...createCleanupActivities(deps),
-    ...createConversationActivities({ ...deps.conversations, answerQuestion: deps.answerQuestion }),
+    ...createConversationActivities(deps.conversations),
     ...createDeliveryActivities(deps.delivery),
     ...createShopSyncActivities(deps.connectors),
     ...createCmsSyncActivities(deps.connectors),

@@ -3,11 +3,13 @@ import Koa, { type Middleware } from 'koa';
 import type { DependencyChecks } from '#platform/dependency-health.js';
 import type { Logger } from '#platform/logger.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { Client } from '@temporalio/client';
+import type { IngestionClient } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { KnowledgeSearch } from '#knowledge/search.js';
 import type { EventFollower } from '#conversations/events.js';
+import type { Inbox } from '#conversations/inbox.js';
 import type { ConversationRecords } from '#conversations/records.js';
+import type { StartWidgetConversation } from '#conversations/start.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import type { ConversationTimers } from '#workflows/conversation/types.js';
@@ -19,6 +21,7 @@ import type { Tenancy } from '#tenancy/index.js';
 import type { MessagingConnections } from '#messaging/connections.js';
 import type { Inbound } from '#messaging/inbound.js';
 import type { ChannelState } from '#messaging/channel-state.js';
+import type { ConnectorSetup } from '#connectors/connect.js';
 import type { ConnectorRecords } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
 import type { ProductEvents } from '#connectors/product-events.js';
@@ -53,7 +56,7 @@ export interface AppDeps {
   logger: Logger;
   redis: RedisClient;
   tenancy: Tenancy;
-  temporal: Client;
+  ingestion: IngestionClient;
   jobs: JobStore;
   search: KnowledgeSearch;
   checks: DependencyChecks;
@@ -68,6 +71,9 @@ export interface AppDeps {
     transcript: Transcript;
     follower: EventFollower;
     conversations: ConversationClient;
+    startConversation: StartWidgetConversation;
+    /** What the agent inbox lists. */
+    inbox: Inbox;
   };
   messaging: {
     connections: MessagingConnections;
@@ -80,6 +86,7 @@ export interface AppDeps {
   };
   connectors: {
     records: ConnectorRecords;
+    setup: ConnectorSetup;
     syncState: SyncState;
     schedules: ConnectorSchedules;
     /** Product webhooks handed to workflows. */
@@ -88,7 +95,6 @@ export interface AppDeps {
     production: boolean;
   };
   settings: {
-    taskQueueBase: string;
     adminToken: string;
     redisPrefix: string;
     bodyLimitBytes: number;
@@ -110,7 +116,7 @@ export function createApp({
   logger,
   redis,
   tenancy,
-  temporal,
+  ingestion,
   jobs,
   search,
   checks,
@@ -140,7 +146,7 @@ export function createApp({
     createArticleQuestionsRouter({ tenancy, rateLimit, articles: articles.store, questionSearch: articles.questionSearch }),
     createArticlesRouter({ tenancy, rateLimit, articles: articles.store, articleSearch: articles.articleSearch }),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
-    createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQueueBase: settings.taskQueueBase }),
+    createIngestRouter({ tenancy, rateLimit, jobs, ingestion }),
     createChatRouter({
       tenancy,
       ...chat,
@@ -157,13 +163,14 @@ export function createApp({
     createConnectorsRouter({
       tenancy,
       connectors: connectors.records,
+      setup: connectors.setup,
       syncState: connectors.syncState,
       schedules: connectors.schedules,
       publicBaseUrl: settings.publicBaseUrl,
       production: connectors.production,
     }),
     createShopWebhooksRouter({ connectors: connectors.records, events: connectors.events }),
-    createAgentRouter({ tenancy, redis, redisPrefix: settings.redisPrefix, ...chat, channel: messaging.channel }),
+    createAgentRouter({ tenancy, ...chat, channel: messaging.channel }),
     createAgentPageRouter(),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));

@@ -10,13 +10,16 @@ import { createTenancy } from '#tenancy/index.js';
 import { createEmbedder } from '#knowledge/embeddings/index.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
+import { createIngestionClient } from '#knowledge/ingestion-client.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createEventFollower } from '#conversations/events.js';
+import { createInbox } from '#conversations/inbox.js';
 import { createConversationRecords } from '#conversations/records.js';
+import { createWidgetConversationStart } from '#conversations/start.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createSourceStore } from '#knowledge/sources.js';
-import { createArticleFeed, removeFromKnowledge } from '#articles/ai-feed.js';
+import { createArticleFeed } from '#articles/ai-feed.js';
 import { createArticleSearch } from '#articles/article-search.js';
 import { createQuestionSearch } from '#articles/question-search.js';
 import { createArticleStore } from '#articles/store.js';
@@ -24,12 +27,12 @@ import { createChannelState } from '#messaging/channel-state.js';
 import { createMessagingConnections } from '#messaging/connections.js';
 import { createInbound } from '#messaging/inbound.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
+import { createConnectorSetup } from '#connectors/connect.js';
 import { createConnectorRecords } from '#connectors/records.js';
 import { createProductEvents } from '#connectors/product-events.js';
 import { createConnectorSchedules } from '#connectors/schedules.js';
 import { createSyncState } from '#connectors/sync-state.js';
 import { createApp } from './app.js';
-import { createItemAcceptor } from '#knowledge/ingestion-client.js';
 import type { ApiState } from './state.js';
 
 export interface WiredApi {
@@ -54,6 +57,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   const embedder = createEmbedder(config.embeddings);
   const chunkIndex = createChunkIndex(weaviate, embedder.space);
   const jobs = createJobStore(redis, config.redis.prefix);
+  const ingestion = createIngestionClient(temporal.client, config.temporal.taskQueue, jobs);
   const articleStore = createArticleStore(redis, config.redis.prefix);
   const articleUrl = (article: { knowledgeBaseId: string; slug: string }) =>
     config.helpCenterArticleUrl
@@ -62,15 +66,18 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   const tenancy = createTenancy(redis, config.redis.prefix);
   const records = createConversationRecords(redis, config.redis.prefix);
   const conversations = createConversationClient(temporal.client, config.temporal.taskQueue);
+  const transcript = createTranscript(redis, config.redis.prefix);
   const channel = createChannelState(redis, config.redis.prefix);
   const secretBox = secretBoxFromConfig(config);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
+  const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
+  const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
 
   const app = createApp({
     logger,
     redis,
     tenancy,
-    temporal: temporal.client,
+    ingestion,
     jobs,
     search: createKnowledgeSearch({
       chunkIndex,
@@ -81,19 +88,17 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
     checks: dependencyChecks({ redis, weaviate, temporal: temporal.client }),
     articles: {
       store: articleStore,
-      feed: createArticleFeed({
-        accept: createItemAcceptor({ temporal: temporal.client, jobs, taskQueueBase: config.temporal.taskQueue }).acceptOne,
-        remove: removeFromKnowledge(temporal.client, config.temporal.taskQueue),
-        articleUrl,
-      }),
+      feed: createArticleFeed({ ingestion, articleUrl }),
       articleSearch: createArticleSearch(chunkIndex),
       questionSearch: createQuestionSearch(articleStore),
     },
     chat: {
       records,
-      transcript: createTranscript(redis, config.redis.prefix),
+      transcript,
       follower: createEventFollower(redis, subscriber, config.redis.prefix),
       conversations,
+      startConversation: createWidgetConversationStart({ records, transcript, conversations, timers }),
+      inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
     },
     messaging: {
       connections: createMessagingConnections(redis, config.redis.prefix, secretBox),
@@ -109,14 +114,14 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       allowDevelopmentMode: config.env !== 'production',
     },
     connectors: {
-      records: createConnectorRecords(redis, config.redis.prefix, secretBox),
+      records: connectorRecords,
+      setup: createConnectorSetup({ tenancy, connectors: connectorRecords, schedules }),
       syncState: createSyncState(redis, config.redis.prefix),
-      schedules: createConnectorSchedules(temporal.client, config.temporal.taskQueue),
+      schedules,
       events: createProductEvents(temporal.client, config.temporal.taskQueue),
       production: config.env === 'production',
     },
     settings: {
-      taskQueueBase: config.temporal.taskQueue,
       adminToken: requireSetting(config.adminToken, 'ADMIN_TOKEN'),
       redisPrefix: config.redis.prefix,
       bodyLimitBytes: config.bodyLimitBytes,

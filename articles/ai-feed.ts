@@ -1,12 +1,8 @@
-import type { Client } from '@temporalio/client';
-import type { createItemAcceptor, IngestItemBody } from '#knowledge/ingestion-client.js';
-import { sendItemOperation } from '#knowledge/item-workflow-client.js';
-import { asUnavailable } from '#platform/dependency-errors.js';
+import type { IngestItem, IngestionClient } from '#knowledge/ingestion-client.js';
 import { helpCenterIntegrationId, isPublic, type Article } from './types.js';
 
 export interface ArticleFeedDeps {
-  accept: ReturnType<typeof createItemAcceptor>['acceptOne'];
-  remove: (tenantId: string, knowledgeBaseId: string, articleId: string) => Promise<void>;
+  ingestion: Pick<IngestionClient, 'acceptOne' | 'remove'>;
   /** Where a reader finds the article: the URL the AI cites. */
   articleUrl: (article: Article) => string;
 }
@@ -19,6 +15,13 @@ export interface ArticleFeedDeps {
  * workflow, so they take turns with each other.
  */
 export function createArticleFeed(deps: ArticleFeedDeps) {
+  /** A delete operation for the article's item, with no cleanup to answer. */
+  const removeFromKnowledge = (article: Article) =>
+    deps.ingestion.remove(
+      { tenantId: article.tenantId, integrationId: helpCenterIntegrationId, externalId: article.id },
+      { knowledgeBaseId: article.knowledgeBaseId, sourceOrigin: helpCenterIntegrationId, sourceType: 'ARTICLE', priority: 'high' },
+    );
+
   return {
     /**
      * Call after each change with the article as it was and as it is (`undefined`: not there). A
@@ -29,11 +32,11 @@ export function createArticleFeed(deps: ArticleFeedDeps) {
      */
     async syncArticle(before: Article | undefined, after: Article | undefined): Promise<void> {
       if (after && isPublic(after)) {
-        await deps.accept(after.tenantId, after.knowledgeBaseId, articleItem(after, deps.articleUrl(after)));
+        await deps.ingestion.acceptOne(after.tenantId, after.knowledgeBaseId, articleItem(after, deps.articleUrl(after)));
         return;
       }
       const last = after ?? before;
-      if (before && (isPublic(before) || last!.publishedAt)) await deps.remove(last!.tenantId, last!.knowledgeBaseId, last!.id);
+      if (before && (isPublic(before) || last!.publishedAt)) await removeFromKnowledge(last!);
     },
   };
 }
@@ -41,7 +44,7 @@ export function createArticleFeed(deps: ArticleFeedDeps) {
 export type ArticleFeed = ReturnType<typeof createArticleFeed>;
 
 /** The ingestion item of a public article; the content is the excerpt (when there is one), a blank line, the body. */
-export function articleItem(article: Article, url: string): IngestItemBody {
+export function articleItem(article: Article, url: string): IngestItem {
   return {
     integrationId: helpCenterIntegrationId,
     sourceType: 'ARTICLE',
@@ -63,22 +66,5 @@ export function articleItem(article: Article, url: string): IngestItemBody {
         publishedAt: article.publishedAt,
       },
     },
-  };
-}
-
-/** The `remove` of the feed: a delete operation for the article's item, with no cleanup to answer. */
-export function removeFromKnowledge(client: Client, taskQueueBase: string) {
-  return async (tenantId: string, knowledgeBaseId: string, articleId: string): Promise<void> => {
-    try {
-      await sendItemOperation(client, {
-        taskQueueBase,
-        identity: { tenantId, integrationId: helpCenterIntegrationId, externalId: articleId },
-        priority: 'high',
-        sourceType: 'ARTICLE',
-        operation: { kind: 'delete', knowledgeBaseId, sourceOrigin: helpCenterIntegrationId },
-      });
-    } catch (error) {
-      throw asUnavailable('temporal', error);
-    }
   };
 }

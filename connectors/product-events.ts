@@ -1,14 +1,16 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { tagUnavailable } from '#platform/dependency-errors.js';
 import { shopProductWorkflowId } from '#workflows/ids.js';
 import type { ShopConnector } from './records.js';
 
 /**
  * Hands a shop's product webhook to a `shopProductWorkflow`, durably, before the webhook is answered.
  * The workflow id carries the delivery's id, so a redelivery (shops retry until they get a 2xx) is
- * recognised and starts nothing: `duplicate`.
+ * recognised and starts nothing: `duplicate`. A Temporal that cannot be reached fails it with a
+ * DependencyUnavailableError.
  */
 export function createProductEvents(temporal: Client, taskQueue: string) {
-  return {
+  return tagUnavailable('temporal', {
     async productChanged(connector: ShopConnector, productId: string, deliveryId: string): Promise<'started' | 'duplicate'> {
       try {
         await temporal.workflow.start('shopProductWorkflow', {
@@ -23,7 +25,7 @@ export function createProductEvents(temporal: Client, taskQueue: string) {
         throw error;
       }
     },
-  };
+  });
 }
 
 export type ProductEvents = ReturnType<typeof createProductEvents>;

@@ -1,4 +1,5 @@
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { tagUnavailable } from '#platform/dependency-errors.js';
 import { connectorScheduleId } from '#workflows/ids.js';
 import type { Connector } from './records.js';
 
@@ -13,13 +14,14 @@ export interface ScheduleState {
  * A connector's schedule in Temporal: every `syncEveryMinutes` it starts the connector's sync workflow
  * (the first at once). It is durable (it survives restarts of the service and of Temporal), a sync
  * never overlaps another (a time that comes while one runs is skipped; "sync now" queues one), and
- * operators see it, and every sync it started, in the Temporal UI.
+ * operators see it, and every sync it started, in the Temporal UI. A Temporal that cannot be reached
+ * fails a call with a DependencyUnavailableError.
  */
 export function createConnectorSchedules(temporal: Client, taskQueue: string) {
   const handleOf = (connector: Pick<Connector, 'id' | 'tenantId'>) =>
     temporal.schedule.getHandle(connectorScheduleId(connector.tenantId, connector.id));
 
-  const schedules = {
+  const schedules = tagUnavailable('temporal', {
     async create(connector: Connector): Promise<void> {
       const scheduleId = connectorScheduleId(connector.tenantId, connector.id);
       await temporal.schedule.create({
@@ -81,7 +83,7 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
         if (!(error instanceof ScheduleNotFoundError)) throw error;
       }
     },
-  };
+  });
   return schedules;
 }
 

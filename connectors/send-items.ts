@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { contentHash, type IngestionClient, type IngestionItem, type SyncItem } from '#connector-sdk/index.js';
+import { ingestLimits } from '#knowledge/ingestion-client.js';
 import type { Connector } from './records.js';
 import type { SyncState } from './sync-state.js';
 
-/** The ingestion API's bounds on one item (title length, content length); an item beyond them would fail its whole batch. */
-const maxTitleChars = 1000;
-const maxContentChars = 100_000;
 
 export interface SendItemsOptions {
   client: Pick<IngestionClient, 'ingestAll'>;
@@ -95,6 +93,10 @@ function withinLimits(item: SyncItem): SyncItem {
   const title = item.data.title.trim() || item.externalId;
   return {
     ...item,
-    data: { ...item.data, title: title.slice(0, maxTitleChars), content: item.data.content.slice(0, maxContentChars) },
+    data: {
+      ...item.data,
+      title: title.slice(0, ingestLimits.titleChars),
+      content: item.data.content.slice(0, ingestLimits.contentChars),
+    },
   };
 }

@@ -10,6 +10,17 @@ import type { Channel } from '#workflows/conversation/types.js';
  * their text: `aiGenerated` and the fixed notice on every channel, and the label line in the text
  * itself on the messaging channel, where no notice area exists.
  */
+
+/** The widget's first message, from the AI in the operator's name. */
+export function greetingMessage(options: { operatorName: string; locale: Locale; createdAt: string }): ChatMessage {
+  return {
+    id: 'greeting',
+    ...aiLabel(options.locale),
+    text: stringsFor(options.locale).greeting(options.operatorName),
+    createdAt: options.createdAt,
+  };
+}
+
 export function aiAnswerMessage(
   options: { id: string; replyTo: string; channel: Channel; locale: Locale; createdAt: string },
   answer: ComposedAnswer,
@@ -50,12 +61,10 @@ export function systemMessage(id: string, text: string, createdAt: string): Chat
 }
 
 function aiBase(options: { id: string; replyTo: string; locale: Locale; createdAt: string }) {
-  return {
-    id: options.id,
-    author: 'ai' as const,
-    createdAt: options.createdAt,
-    aiGenerated: true,
-    aiNotice: stringsFor(options.locale).aiNotice,
-    replyTo: options.replyTo,
-  };
+  return { id: options.id, ...aiLabel(options.locale), createdAt: options.createdAt, replyTo: options.replyTo };
+}
+
+/** What marks every AI message, on every channel: no setting removes it. */
+function aiLabel(locale: Locale) {
+  return { author: 'ai' as const, aiGenerated: true, aiNotice: stringsFor(locale).aiNotice };
 }

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { tagUnavailable } from '#platform/dependency-errors.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
 import {
   agentReplyUpdate,
@@ -19,7 +20,7 @@ import type {
   VisitorMessage,
 } from '#workflows/conversation/types.js';
 import { channelKey, conversationStatusKey, tenantIdKey } from '#workflows/search-attributes.js';
-import type { conversationWorkflow } from '#workflows/index.js';
+import type { conversationWorkflow } from '#workflows/conversation/workflow.js';
 
 /** The conversation has ended: its workflow no longer takes messages. */
 export class ConversationClosedError extends Error {
@@ -40,7 +41,8 @@ export class ConversationActionRefusedError extends Error {
 /**
  * Talks to conversation workflows: starts them, hands them customers' messages (signals, durable
  * once this resolves, with or without a running worker) and agents' actions (updates, which answer
- * whether the workflow accepted them).
+ * whether the workflow accepted them). A Temporal that cannot be reached fails a call with a
+ * DependencyUnavailableError.
  */
 export function createConversationClient(client: Client, taskQueue: string) {
   const handle = (ref: Pick<ConversationRef, 'tenantId' | 'conversationId'>) =>
@@ -68,7 +70,7 @@ export function createConversationClient(client: Client, taskQueue: string) {
     ],
   });
 
-  return {
+  return tagUnavailable('temporal', {
     async start(
       conversation: ConversationRef,
       timers: ConversationTimers,
@@ -108,7 +110,7 @@ export function createConversationClient(client: Client, taskQueue: string) {
 
     close: (ref: ConversationRef, by: ClosedBy): Promise<ConversationStatus> =>
       update(() => handle(ref).executeUpdate(closeUpdate, { args: [{ by }] })),
-  };
+  });
 }
 
 export type ConversationClient = ReturnType<typeof createConversationClient>;

@@ -1,13 +1,30 @@
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import pLimit from 'p-limit';
-import { asUnavailable } from '#platform/dependency-errors.js';
+import { tagUnavailable } from '#platform/dependency-errors.js';
+import { cleanupWorkflowId, ingestWorkflowId, jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
+import type { cleanupWorkflow } from '#workflows/ingestion/cleanup.js';
+import type { ingestItemWorkflow } from '#workflows/ingestion/ingest-item.js';
+import { itemOperationSignal } from '#workflows/ingestion/messages.js';
+import { ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
+import type {
+  CleanupInput,
+  CleanupResult,
+  DeleteOperation,
+  ItemData,
+  ItemOperation,
+  ItemOptions,
+  Priority,
+  SourceType,
+} from '#workflows/ingestion/types.js';
+import { integrationIdKey, knowledgeBaseIdKey, sourceTypeKey, tenantIdKey } from '#workflows/search-attributes.js';
 import type { JobStore } from './jobs.js';
-import { sendItemOperation } from './item-workflow-client.js';
-import { jobIdOf, sourceKeyOf } from '#workflows/ids.js';
-import type { ItemData, ItemOptions, SourceType } from '#workflows/ingestion/types.js';
+
+/** Bounds on one item: beyond them the ingestion API answers 413 rather than accept it. */
+export const ingestLimits = { itemsPerBulk: 500, titleChars: 1000, contentChars: 100_000 } as const;
 
 /** An ingestion item as the published interface defines it (already validated). */
-export interface IngestItemBody {
+export interface IngestItem {
   integrationId: string;
   knowledgeBaseId?: string;
   sourceType: SourceType;
@@ -17,51 +34,76 @@ export interface IngestItemBody {
   options?: ItemOptions;
 }
 
+/** A removal: the item's knowledge base and origin, and who (if anyone) waits for the answer. */
+export type Removal = Omit<DeleteOperation, 'kind'> & { sourceType: string; priority: Priority };
+
 /** Items handed to Temporal at once by one bulk request. */
 const acceptConcurrency = 32;
 
 /**
- * Accepting an item: its job is marked `queued`, then its workflow is signalled or started. The
- * answer waits for Temporal to have recorded every item, so an accepted item is never lost, even
- * with no worker running. If Temporal cannot be reached the job's previous status is put back and
- * the request fails with 503; accepted items of a failed bulk are safe to send again.
+ * The ingestion side of Temporal, for everyone who changes a knowledge base: the ingest routes, the
+ * help centre's article feed and the cleanup activity. Every change of an item goes to the item's
+ * own workflow; a cleanup runs as a workflow of its own. Each call resolves once Temporal has
+ * durably recorded it (no worker needs to be running); a Temporal that cannot be reached fails it
+ * with a DependencyUnavailableError.
  */
-export function createItemAcceptor(deps: { temporal: Client; jobs: JobStore; taskQueueBase: string }) {
-  async function acceptOne(tenantId: string, knowledgeBaseId: string, item: IngestItemBody): Promise<string> {
+export function createIngestionClient(temporal: Client, taskQueueBase: string, jobs: Pick<JobStore, 'snapshot' | 'set' | 'restore'>) {
+  /**
+   * Hands an operation to the item's workflow: signals it while it runs, otherwise starts it with the
+   * signal (one call, so no operation can fall between a finished run and a new one).
+   */
+  async function send(identity: ItemIdentity, operation: ItemOperation, options: { priority: Priority; sourceType: string }) {
+    await temporal.workflow.signalWithStart<typeof ingestItemWorkflow, [ItemOperation]>('ingestItemWorkflow', {
+      workflowId: ingestWorkflowId(identity),
+      taskQueue: ingestTaskQueue(taskQueueBase, options.priority),
+      args: [identity],
+      signal: itemOperationSignal,
+      signalArgs: [operation],
+      typedSearchAttributes: [
+        { key: tenantIdKey, value: identity.tenantId },
+        { key: knowledgeBaseIdKey, value: operation.knowledgeBaseId },
+        { key: integrationIdKey, value: identity.integrationId },
+        { key: sourceTypeKey, value: options.sourceType },
+      ],
+    });
+  }
+
+  /**
+   * Accepting an item: its job is marked `queued`, then its workflow is signalled or started. If
+   * Temporal cannot be reached the job's previous status is put back, so the caller may simply send
+   * the item again.
+   */
+  async function acceptOne(tenantId: string, knowledgeBaseId: string, item: IngestItem): Promise<string> {
     const identity = { tenantId, integrationId: item.integrationId, externalId: item.externalId };
     const jobId = jobIdOf(identity);
-    const previous = await deps.jobs.snapshot(tenantId, jobId);
-    await deps.jobs.set(tenantId, jobId, { status: 'queued', knowledgeBaseId });
+    const previous = await jobs.snapshot(tenantId, jobId);
+    await jobs.set(tenantId, jobId, { status: 'queued', knowledgeBaseId });
+    const operation = {
+      kind: 'ingest',
+      knowledgeBaseId,
+      sourceType: item.sourceType,
+      sourceOrigin: item.sourceOrigin ?? null,
+      data: item.data,
+      options: item.options ?? {},
+    } as const;
     try {
-      await sendItemOperation(deps.temporal, {
-        taskQueueBase: deps.taskQueueBase,
-        identity,
-        priority: item.options?.priority ?? 'high',
-        sourceType: item.sourceType,
-        operation: {
-          kind: 'ingest',
-          knowledgeBaseId,
-          sourceType: item.sourceType,
-          sourceOrigin: item.sourceOrigin ?? null,
-          data: item.data,
-          options: item.options ?? {},
-        },
-      });
+      await send(identity, operation, { priority: item.options?.priority ?? 'high', sourceType: item.sourceType });
     } catch (error) {
-      await deps.jobs.restore(tenantId, jobId, previous).catch(() => undefined);
-      throw asUnavailable('temporal', error);
+      await jobs.restore(tenantId, jobId, previous).catch(() => undefined);
+      throw error;
     }
     return jobId;
   }
 
-  return {
+  return tagUnavailable('temporal', {
     acceptOne,
 
     /**
      * Accepts items in parallel and returns their job ids in request order. When one pair appears
      * several times only its last version is sent: the latest wins, as it would across requests.
+     * Accepted items of a failed call are safe to send again.
      */
-    async acceptMany(tenantId: string, items: Array<{ knowledgeBaseId: string; item: IngestItemBody }>): Promise<string[]> {
+    async acceptMany(tenantId: string, items: Array<{ knowledgeBaseId: string; item: IngestItem }>): Promise<string[]> {
       const lastIndexOf = new Map<string, number>();
       items.forEach(({ item }, i) => lastIndexOf.set(sourceKeyOf(item), i));
       const limit = pLimit(acceptConcurrency);
@@ -72,5 +114,24 @@ export function createItemAcceptor(deps: { temporal: Client; jobs: JobStore; tas
       );
       return items.map(({ item }) => jobIdOf(item));
     },
-  };
+
+    /** Asks the item's workflow to delete it (starting the workflow when none runs); removing twice is harmless. */
+    async remove(identity: ItemIdentity, { sourceType, priority, ...removal }: Removal): Promise<void> {
+      await send(identity, { kind: 'delete', ...removal }, { priority, sourceType });
+    },
+
+    /** Runs a cleanup of one origin in a knowledge base and resolves with what it deleted. */
+    cleanup: (input: CleanupInput): Promise<CleanupResult> =>
+      temporal.workflow.execute<typeof cleanupWorkflow>('cleanupWorkflow', {
+        workflowId: cleanupWorkflowId(input.tenantId, input.knowledgeBaseId, randomUUID()),
+        taskQueue: taskQueueBase,
+        args: [input],
+        typedSearchAttributes: [
+          { key: tenantIdKey, value: input.tenantId },
+          { key: knowledgeBaseIdKey, value: input.knowledgeBaseId },
+        ],
+      }),
+  });
 }
+
+export type IngestionClient = ReturnType<typeof createIngestionClient>;

@@ -16,6 +16,7 @@ import type { Logger } from '#platform/logger.js';
 import { closeRedisClient, connectInBackground, createRedisClient } from '#platform/redis.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
+import { createIngestionClient } from '#knowledge/ingestion-client.js';
 import { createJobStore } from '#knowledge/jobs.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createSourceStore } from '#knowledge/sources.js';
@@ -29,8 +30,6 @@ export interface WiredWorker {
   /** Closes the clients once `run()` has returned. */
   close(): Promise<void>;
 }
-
-// The same extension as this file: .ts under tsx, .js once compiled.
 
 /**
  * One worker process: a Temporal worker per task queue (the base queue, and one per ingestion
@@ -52,17 +51,23 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   const search = createKnowledgeSearch({ chunkIndex, embedder, sources, minSimilarity: config.searchMinSimilarity });
   const transcript = createTranscript(redis, config.redis.prefix);
   const secretBox = secretBoxFromConfig(config);
+  const jobs = createJobStore(redis, config.redis.prefix);
+  const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const activities = createActivities({
-    jobs: createJobStore(redis, config.redis.prefix),
+    jobs,
     sources,
     chunkIndex,
     embedder,
-    temporal: new Client({ connection, namespace: config.temporal.namespace }),
-    taskQueueBase: config.temporal.taskQueue,
+    ingestion: createIngestionClient(temporal, config.temporal.taskQueue, jobs),
     conversations: {
       records: createConversationRecords(redis, config.redis.prefix),
       transcript,
       events: createEventPublisher(redis, config.redis.prefix),
+      answerQuestion: createQuestionAnswerer({
+        search,
+        generator: createAnswerGenerator(config.answers, logger),
+        retrieval: { maxSources: 3, maxPassagesPerSource: 3, minSimilarity: config.answerMinSimilarity },
+      }),
     },
     delivery: {
       transcript,
@@ -76,11 +81,6 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       secretBox,
       ingestionApiUrl: config.connectorsApiUrl,
       logger,
-    }),
-    answerQuestion: createQuestionAnswerer({
-      search,
-      generator: createAnswerGenerator(config.answers, logger),
-      retrieval: { maxSources: 3, maxPassagesPerSource: 3, minSimilarity: config.answerMinSimilarity },
     }),
   });
 

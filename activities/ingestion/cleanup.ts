@@ -1,21 +1,19 @@
 import { heartbeat } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
 import pLimit from 'p-limit';
-import { sendItemOperation } from '#knowledge/item-workflow-client.js';
+import type { IngestionClient } from '#knowledge/ingestion-client.js';
 import type { SourceStore } from '#knowledge/sources.js';
 import { parseSourceKey } from '#workflows/ids.js';
 import type { CleanupInput, OrphanedSource } from '#workflows/ingestion/types.js';
 
 export interface CleanupDeps {
   sources: SourceStore;
-  temporal: Client;
-  taskQueueBase: string;
+  ingestion: Pick<IngestionClient, 'remove'>;
 }
 
 /** Signals sent at once when asking item workflows to delete. */
 const signalConcurrency = 16;
 
-export function createCleanupActivities({ sources, temporal, taskQueueBase }: CleanupDeps) {
+export function createCleanupActivities({ sources, ingestion }: CleanupDeps) {
   return {
     /** The sources of exactly this origin in the knowledge base whose external id is not kept, in a stable order. */
     async findOrphanedSources(input: CleanupInput): Promise<OrphanedSource[]> {
@@ -38,18 +36,16 @@ export function createCleanupActivities({ sources, temporal, taskQueueBase }: Cl
       await Promise.all(
         input.sources.map((source) =>
           limit(async () => {
-            await sendItemOperation(temporal, {
-              taskQueueBase,
-              identity: { tenantId: input.tenantId, integrationId: source.integrationId, externalId: source.externalId },
-              operation: {
-                kind: 'delete',
+            await ingestion.remove(
+              { tenantId: input.tenantId, integrationId: source.integrationId, externalId: source.externalId },
+              {
                 knowledgeBaseId: input.knowledgeBaseId,
                 sourceOrigin: input.sourceOrigin,
                 replyTo: input.replyTo,
+                sourceType: source.sourceType,
+                priority: 'low',
               },
-              priority: 'low',
-              sourceType: source.sourceType,
-            });
+            );
             heartbeat({ sent: ++sent });
           }),
         ),

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { resolveLocale, stringsFor } from '#answering/locales.js';
-import type { ChatMessage } from '#conversations/chat-message.js';
 import { isEventId, type EventFollower } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
+import type { StartWidgetConversation } from '#conversations/start.js';
 import type { Transcript } from '#conversations/transcript.js';
 import { ConversationClosedError, type ConversationClient } from '#conversations/workflow-client.js';
-import type { ConversationRef, ConversationTimers } from '#workflows/conversation/types.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { generateSecret, hashSecret } from '#tenancy/secrets.js';
 import { conversationClosed, invalidPayload } from '../errors.js';
 import { openEventStream } from '../event-stream.js';
 import { requireOperator } from '../middleware/operator-auth.js';
@@ -32,12 +30,13 @@ export interface ChatRouterDeps {
   transcript: Transcript;
   follower: EventFollower;
   conversations: ConversationClient;
+  startConversation: StartWidgetConversation;
   /**
    * Budgets: all visitors of one operator together; each visitor by their conversation, and by their
    * address for the requests before they have one.
    */
   rateLimits: { perOperator: Middleware<ChatState>; perVisitor: Middleware<VisitorState>; perAddress: Middleware<ChatState> };
-  settings: { timers: ConversationTimers; replyTimeoutMs: number };
+  settings: { replyTimeoutMs: number };
 }
 
 const visitorToken = { name: 'x-visitor-token', required: true, description: 'The token the conversation was started with.' };
@@ -53,6 +52,7 @@ export function createChatRouter({
   transcript,
   follower,
   conversations,
+  startConversation,
   rateLimits,
   settings,
 }: ChatRouterDeps) {
@@ -98,38 +98,11 @@ export function createChatRouter({
     async (ctx) => {
       const { operator } = ctx.state;
       const body = ctx.request.body as { contact?: Record<string, string>; locale?: string };
-      const token = generateSecret('visitorToken');
-      const ref: ConversationRef = {
-        conversationId: randomUUID(),
-        tenantId: operator.tenantId,
-        operatorId: operator.id,
-        knowledgeBaseId: operator.knowledgeBaseId,
-        channel: 'widget',
-        locale: resolveLocale(body.locale ?? operator.locale),
-      };
-      const record = await records.create({ ...ref, visitorTokenHash: hashSecret(token), contact: body.contact ?? {} });
-      const strings = stringsFor(resolveLocale(ref.locale));
-      const greeting: ChatMessage = {
-        id: 'greeting',
-        author: 'ai',
-        text: strings.greeting(operator.name),
-        createdAt: record.createdAt,
-        aiGenerated: true,
-        aiNotice: strings.aiNotice,
-      };
-      try {
-        await conversations.start(ref, settings.timers);
-      } catch (error) {
-        // No workflow, no conversation: nothing half-made is left behind.
-        await records.remove(ref).catch(() => undefined);
-        throw error;
-      }
-      // The visitor can send nothing before this answer, so the greeting still comes first.
-      await transcript.append(ref.conversationId, greeting);
+      const { ref, record, visitorToken, greeting } = await startConversation(operator, { contact: body.contact ?? {}, locale: body.locale });
       ctx.status = 201;
       ctx.body = {
         conversationId: ref.conversationId,
-        visitorToken: token,
+        visitorToken,
         status: record.status,
         locale: ref.locale,
         createdAt: record.createdAt,

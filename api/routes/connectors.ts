@@ -1,4 +1,5 @@
-import type { ConnectorRecords, Connector, NewConnector } from '#connectors/records.js';
+import type { ConnectorSetup } from '#connectors/connect.js';
+import type { ConnectorRecords, Connector } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
 import { sourceUrlProblem } from '#connectors/source-url.js';
 import type { SyncState } from '#connectors/sync-state.js';
@@ -18,13 +19,11 @@ import type { UserState } from '../state.js';
 import { listOf } from '../schemas/admin.js';
 
 export interface ConnectorsRouterDeps {
-  tenancy: Pick<
-    Tenancy,
-    'findUserByToken' | 'getTenant' | 'getKnowledgeBase' | 'createApiKey' | 'getApiKey' | 'deactivateApiKey'
-  >;
-  connectors: Pick<ConnectorRecords, 'create' | 'get' | 'listForTenant' | 'remove'>;
+  tenancy: Pick<Tenancy, 'findUserByToken' | 'getTenant' | 'getKnowledgeBase'>;
+  connectors: Pick<ConnectorRecords, 'get' | 'listForTenant'>;
+  setup: ConnectorSetup;
   syncState: Pick<SyncState, 'status' | 'requestFullSync'>;
-  schedules: ConnectorSchedules;
+  schedules: Pick<ConnectorSchedules, 'state' | 'trigger'>;
   /** `{base_url}`: shop webhook URLs start with it. */
   publicBaseUrl: string;
   /** In production a connector reaches public https addresses only. */
@@ -33,11 +32,6 @@ export interface ConnectorsRouterDeps {
 
 /** Defaults: a shop is mirrored every 6 hours (webhooks carry the changes in between); a site is asked for changes every 15 minutes. */
 const defaults = { shop: { syncEveryMinutes: 360 }, cms: { syncEveryMinutes: 15, fullSyncEveryHours: 24 } } as const;
-
-/** What a connector is created from, less its key and secrets (which `connect` adds). */
-type ConnectorSettings = {
-  [Kind in NewConnector['kind']]: Omit<Extract<NewConnector, { kind: Kind }>, 'apiKeyId' | 'secrets'>;
-}[NewConnector['kind']];
 
 interface ShopBody {
   name: string;
@@ -60,33 +54,13 @@ interface CmsBody {
  * then ingests through the public ingestion API like any client. Role admin.
  */
 export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
-  const { tenancy, connectors, syncState, schedules } = deps;
+  const { tenancy, connectors, setup, syncState, schedules } = deps;
   const router = new DocumentedRouter<UserState>({ tags: ['Connectors'], security: 'userToken', errors: [401, 403, 503] });
   router.use(requireUser(tenancy, ['admin']) as never);
 
   async function knowledgeBaseFor(tenantId: string, knowledgeBaseId: string | undefined): Promise<string> {
     if (knowledgeBaseId) return (await ownedKnowledgeBase(tenancy, tenantId, knowledgeBaseId)).id;
     return (await tenantOr404(tenancy, tenantId)).defaultKnowledgeBaseId;
-  }
-
-  /** Mints the connector's key, stores the connector, and starts its schedule; undoes the first two if the last fails. */
-  async function connect(tenantId: string, input: ConnectorSettings, secrets: Omit<NewConnector['secrets'], 'ingestionKey'>) {
-    const { apiKey, secret } = await tenancy.createApiKey(tenantId, {
-      name: `${input.kind} connector: ${input.name}`,
-      scopes: ['iq:import'],
-    });
-    const connector = await connectors.create(tenantId, {
-      ...input,
-      apiKeyId: apiKey.id,
-      secrets: { ...secrets, ingestionKey: secret },
-    } as NewConnector);
-    try {
-      await schedules.create(connector);
-    } catch (error) {
-      await Promise.allSettled([connectors.remove(connector), tenancy.deactivateApiKey(apiKey)]);
-      throw error;
-    }
-    return connector;
   }
 
   async function present(connector: Connector) {
@@ -131,7 +105,7 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
       const body = ctx.request.body as ShopBody;
       checkSourceUrl(body.data.adminUrl, '/data/adminUrl', deps.production);
       const { accessToken, webhookSecret, ...shop } = body.data;
-      const connector = await connect(
+      const connector = await setup.connect(
         tenantId,
         {
           kind: 'shop',
@@ -172,7 +146,7 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
           },
         ]);
       }
-      const connector = await connect(
+      const connector = await setup.connect(
         tenantId,
         {
           kind: 'cms',
@@ -247,11 +221,7 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
       errors: [404],
     },
     async (ctx) => {
-      const connector = await owned(ctx);
-      await schedules.remove(connector);
-      const apiKey = await tenancy.getApiKey(connector.apiKeyId);
-      if (apiKey?.active) await tenancy.deactivateApiKey(apiKey);
-      await connectors.remove(connector);
+      await setup.disconnect(await owned(ctx));
       ctx.status = 204;
     },
   );

@@ -1,15 +1,8 @@
-import type { Client } from '@temporalio/client';
 import type { Middleware } from 'koa';
-import { randomUUID } from 'node:crypto';
+import type { IngestionClient, IngestItem } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { cleanupWorkflowId } from '#workflows/ids.js';
-import { knowledgeBaseIdKey, tenantIdKey } from '#workflows/search-attributes.js';
-import type { CleanupInput, CleanupResult } from '#workflows/ingestion/types.js';
-import type { cleanupWorkflow } from '#workflows/index.js';
-import { asUnavailable } from '#platform/dependency-errors.js';
 import { AppError, notFound } from '../errors.js';
-import { createItemAcceptor, type IngestItemBody } from '#knowledge/ingestion-client.js';
 import { requireApiKey } from '../middleware/api-key-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
@@ -28,17 +21,15 @@ import type { AuthenticatedState } from '../state.js';
 export interface IngestRouterDeps {
   tenancy: Tenancy;
   rateLimit: Middleware<AuthenticatedState>;
-  jobs: JobStore;
-  temporal: Client;
-  taskQueueBase: string;
+  jobs: Pick<JobStore, 'get'>;
+  ingestion: IngestionClient;
 }
 
 /** The published queue estimate: 10 items per second. */
 const estimatedTime = (items: number) => `${Math.ceil(items / 10)}s`;
 
 /** The ingestion interface: items in, cleanup, and the status of each job. */
-export function createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQueueBase }: IngestRouterDeps) {
-  const acceptor = createItemAcceptor({ temporal, jobs, taskQueueBase });
+export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: IngestRouterDeps) {
   const router = new DocumentedRouter<AuthenticatedState>({
     tags: ['Ingestion'],
     security: 'apiKey',
@@ -64,10 +55,10 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQue
       responses: { 200: { description: 'Queued', schema: queuedResponse } },
     },
     async (ctx) => {
-      const item = ctx.request.body as IngestItemBody;
+      const item = ctx.request.body as IngestItem;
       checkContentLength([item]);
       const [knowledgeBaseId] = await targetsOf(ctx.state.apiKey.tenantId, [item.knowledgeBaseId]);
-      const jobId = await acceptor.acceptOne(ctx.state.apiKey.tenantId, knowledgeBaseId!, item);
+      const jobId = await ingestion.acceptOne(ctx.state.apiKey.tenantId, knowledgeBaseId!, item);
       ctx.body = { status: 'queued', jobId };
     },
   );
@@ -81,7 +72,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQue
       responses: { 200: { description: 'Queued', schema: bulkQueuedResponse } },
     },
     async (ctx) => {
-      const { items } = ctx.request.body as { items: IngestItemBody[] };
+      const { items } = ctx.request.body as { items: IngestItem[] };
       if (items.length > ingestLimits.itemsPerBulk) {
         throw new AppError(
           413,
@@ -94,7 +85,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQue
         ctx.state.apiKey.tenantId,
         items.map((item) => item.knowledgeBaseId),
       );
-      const jobIds = await acceptor.acceptMany(
+      const jobIds = await ingestion.acceptMany(
         ctx.state.apiKey.tenantId,
         items.map((item, i) => ({ item, knowledgeBaseId: targets[i]! })),
       );
@@ -115,27 +106,12 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQue
       const body = ctx.request.body as { knowledgeBaseId?: string; sourceOrigin: string; keepExternalIds: string[] };
       const tenantId = ctx.state.apiKey.tenantId;
       const [knowledgeBaseId] = await targetsOf(tenantId, [body.knowledgeBaseId]);
-      const input: CleanupInput = {
+      ctx.body = await ingestion.cleanup({
         tenantId,
         knowledgeBaseId: knowledgeBaseId!,
         sourceOrigin: body.sourceOrigin,
         keepExternalIds: body.keepExternalIds,
-      };
-      let result: CleanupResult;
-      try {
-        result = await temporal.workflow.execute<typeof cleanupWorkflow>('cleanupWorkflow', {
-          workflowId: cleanupWorkflowId(tenantId, knowledgeBaseId!, randomUUID()),
-          taskQueue: taskQueueBase,
-          args: [input],
-          typedSearchAttributes: [
-            { key: tenantIdKey, value: tenantId },
-            { key: knowledgeBaseIdKey, value: knowledgeBaseId! },
-          ],
-        });
-      } catch (error) {
-        throw asUnavailable('temporal', error);
-      }
-      ctx.body = result;
+      });
     },
   );
 
@@ -156,7 +132,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, temporal, taskQue
   return router;
 }
 
-function checkContentLength(items: IngestItemBody[]): void {
+function checkContentLength(items: IngestItem[]): void {
   const index = items.findIndex((item) => item.data.content.length > ingestLimits.contentChars);
   if (index === -1) return;
   const where = items.length > 1 ? `items[${index}].data.content` : 'data.content';

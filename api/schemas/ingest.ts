@@ -1,9 +1,9 @@
+import { ingestLimits } from '#knowledge/ingestion-client.js';
 import { jobStatuses } from '#knowledge/jobs.js';
 import { sourceTypes } from '#workflows/ingestion/types.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
 
-/** Items per bulk call and characters of `data.content`: beyond them the API answers 413. */
-export const ingestLimits = { itemsPerBulk: 500, contentChars: 100_000 } as const;
+export { ingestLimits };
 
 const identifier = (maxLength: number, description: string) => ({ type: 'string', minLength: 1, maxLength, description });
 
@@ -16,7 +16,7 @@ export const ingestItem = objectOf(
     sourceOrigin: identifier(200, 'Origin tag of the connector; scopes cleanup.'),
     data: objectOf(
       {
-        title: { type: 'string', minLength: 1, maxLength: 1000 },
+        title: { type: 'string', minLength: 1, maxLength: ingestLimits.titleChars },
         content: {
           type: 'string',
           description: `Text the AI answers from (plain text or HTML), at most ${ingestLimits.contentChars} characters (413 beyond).`,

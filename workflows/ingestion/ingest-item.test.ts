@@ -5,10 +5,10 @@ import { bundleWorkflows } from '#worker/bundle.js';
 import test from 'ava';
 import type { Activities } from '#activities/index.js';
 import type { JobStatus } from '#knowledge/jobs.js';
-import { sendItemOperation } from '#knowledge/item-workflow-client.js';
+import { createIngestionClient, type IngestItem } from '#knowledge/ingestion-client.js';
 import { ingestWorkflowId } from '../ids.js';
 import { sourceDeletedSignal } from './messages.js';
-import type { IngestOperation, SourceDeletion } from './types.js';
+import type { SourceDeletion } from './types.js';
 import { installQuietRuntime } from '#testing/worker.js';
 
 // The workflow's own logic, against the real Temporal server, with activities that only record
@@ -33,14 +33,19 @@ test.after.always(async () => {
   await nativeConnection?.close();
 });
 
-const version = (content: string): IngestOperation => ({
-  kind: 'ingest',
-  knowledgeBaseId: '5c0f7e73-a4fe-4df6-9bf1-bf89a4065476',
+const knowledgeBaseId = '5c0f7e73-a4fe-4df6-9bf1-bf89a4065476';
+
+const version = (externalId: string, content: string): IngestItem => ({
+  integrationId: 'cms',
   sourceType: 'PAGE',
+  externalId,
   sourceOrigin: 'cms',
   data: { title: 'Page', content },
-  options: {},
 });
+
+/** The ingestion client on a test's own task queues; job statuses are the API's business, not this test's. */
+const ingestionOn = (taskQueueBase: string) =>
+  createIngestionClient(client, taskQueueBase, { snapshot: async () => ({}), set: async () => undefined, restore: async () => undefined });
 
 /** The activities the ingestion workflows call, typed from the real ones so a rename breaks this test. */
 type IngestionActivities = Pick<
@@ -92,13 +97,13 @@ test('versions that arrive while one is processed collapse to the latest', async
   const taskQueueBase = `ingest-item-${randomUUID()}`;
   const identity = { tenantId: randomUUID(), integrationId: 'cms', externalId: 'page-1' };
   const { activities, ingested, started, release } = recordingActivities();
-  const send = (operation: IngestOperation) =>
-    sendItemOperation(client, { taskQueueBase, identity, operation, priority: 'high', sourceType: 'PAGE' });
+  const ingestion = ingestionOn(taskQueueBase);
+  const send = (content: string) => ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, content));
 
   await withWorker(taskQueueBase, activities, async () => {
-    await send(version('v1'));
+    await send('v1');
     await started;
-    for (const content of ['v2', 'v3', 'v4']) await send(version(content));
+    for (const content of ['v2', 'v3', 'v4']) await send(content);
     release();
     await client.workflow.getHandle(ingestWorkflowId(identity)).result();
   });
@@ -119,17 +124,14 @@ test('a delete overtaken by a newer version is answered as not done', async (t) 
       workflowId: cleanupId,
       taskQueue: `${taskQueueBase}-unpolled`,
       args: [
-        { tenantId: identity.tenantId, knowledgeBaseId: version('').knowledgeBaseId, sourceOrigin: 'cms', keepExternalIds: [] },
+        { tenantId: identity.tenantId, knowledgeBaseId, sourceOrigin: 'cms', keepExternalIds: [] },
       ],
     });
-    const base = { taskQueueBase, identity, priority: 'high' as const, sourceType: 'PAGE' };
-    await sendItemOperation(client, { ...base, operation: version('v1') });
+    const ingestion = ingestionOn(taskQueueBase);
+    await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v1'));
     await started;
-    await sendItemOperation(client, {
-      ...base,
-      operation: { kind: 'delete', knowledgeBaseId: version('').knowledgeBaseId, sourceOrigin: 'cms', replyTo: cleanupId },
-    });
-    await sendItemOperation(client, { ...base, operation: version('v2') });
+    await ingestion.remove(identity, { knowledgeBaseId, sourceOrigin: 'cms', replyTo: cleanupId, sourceType: 'PAGE', priority: 'high' });
+    await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v2'));
     release();
     await client.workflow.getHandle(ingestWorkflowId(identity)).result();
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventFollower } from '#conversations/events.js';
-import type { ConversationRecord } from '#conversations/records.js';
+import type { Inbox, InboxFilter } from '#conversations/inbox.js';
+import type { ConversationRecord, ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
 import {
   ConversationActionRefusedError,
@@ -10,11 +11,11 @@ import {
 import type { ChannelState } from '#messaging/channel-state.js';
 import type { Tenancy } from '#tenancy/index.js';
 import type { Agent } from '#workflows/conversation/types.js';
-import { createInbox, type InboxDeps, type InboxFilter } from './inbox.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 import { tokenFromQuery } from './query-token.js';
 import { replyRefusal } from './reply-refusal.js';
 import { conflict, conversationClosed } from '#api/errors.js';
+import { ownedBy } from '#api/ownership.js';
 import { openEventStream } from '#api/event-stream.js';
 import { requireUser } from '#api/middleware/user-auth.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
@@ -34,9 +35,8 @@ import type { UserState } from '#api/state.js';
 
 export interface AgentRouterDeps {
   tenancy: Pick<Tenancy, 'findUserByToken'>;
-  redis: InboxDeps['redis'];
-  redisPrefix: string;
-  records: InboxDeps['records'];
+  inbox: Inbox;
+  records: Pick<ConversationRecords, 'get'>;
   transcript: Pick<Transcript, 'read'>;
   follower: EventFollower;
   conversations: Pick<ConversationClient, 'takeOver' | 'agentReply' | 'handBack' | 'close'>;
@@ -45,6 +45,8 @@ export interface AgentRouterDeps {
   /** How often the inbox stream looks for changes. */
   inboxIntervalMs?: number;
 }
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isStreamPath = (path: string) => path === '/agent/events' || /^\/agent\/conversations\/[^/]+\/events$/.test(path);
 
@@ -55,8 +57,7 @@ const isStreamPath = (path: string) => path === '/agent/events' || /^\/agent\/co
  */
 export function createAgentRouter({
   tenancy,
-  redis,
-  redisPrefix,
+  inbox,
   records,
   transcript,
   follower,
@@ -65,7 +66,6 @@ export function createAgentRouter({
   now = () => new Date(),
   inboxIntervalMs = 2_000,
 }: AgentRouterDeps) {
-  const inbox = createInbox({ redis, prefix: redisPrefix, records, channel });
   const router = new DocumentedRouter<UserState>({ tags: ['Agent inbox'], security: 'userToken', errors: [401, 403, 503] });
   router.use(tokenFromQuery(isStreamPath) as never, requireUser(tenancy, ['admin', 'agent']) as never);
 
@@ -120,7 +120,7 @@ export function createAgentRouter({
       errors: [404],
     },
     async (ctx) => {
-      ctx.body = await detailed(await inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      ctx.body = await detailed(await owned(ctx.state.user.tenantId, ctx.params.conversationId!));
     },
   );
 
@@ -138,7 +138,7 @@ export function createAgentRouter({
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
-      const { conversationId } = await inbox.owned(tenantId, ctx.params.conversationId!);
+      const { conversationId } = await owned(tenantId, ctx.params.conversationId!);
       const pending: Array<[string, unknown, string | null]> = [];
       let stream: ReturnType<typeof openEventStream> | undefined;
       // Follow first, then read: nothing can happen between the snapshot and the first live event.
@@ -150,7 +150,7 @@ export function createAgentRouter({
       });
       let snapshot: Awaited<ReturnType<typeof detailed>>;
       try {
-        snapshot = await detailed(await inbox.owned(tenantId, conversationId));
+        snapshot = await detailed(await owned(tenantId, conversationId));
       } catch (error) {
         await following.stop();
         throw error;
@@ -173,7 +173,7 @@ export function createAgentRouter({
       errors: [404, 409],
     },
     async (ctx) => {
-      const conversation = await open(inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       ctx.body = { status: await workflowAction(() => conversations.takeOver(conversation, agentOf(ctx.state.user))) };
     },
   );
@@ -190,7 +190,7 @@ export function createAgentRouter({
       errors: [404, 409],
     },
     async (ctx) => {
-      const conversation = await open(inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       const refusal = replyRefusal(conversation, await windowOf(conversation), now());
       if (refusal) throw refusal;
       const { text, messageId = randomUUID() } = ctx.request.body as { text: string; messageId?: string };
@@ -210,7 +210,7 @@ export function createAgentRouter({
       errors: [404, 409],
     },
     async (ctx) => {
-      const conversation = await open(inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       ctx.body = { status: await workflowAction(() => conversations.handBack(conversation, ctx.state.user.id)) };
     },
   );
@@ -225,10 +225,16 @@ export function createAgentRouter({
       errors: [404, 409],
     },
     async (ctx) => {
-      const conversation = await open(inbox.owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       ctx.body = { status: await workflowAction(() => conversations.close(conversation, 'agent')) };
     },
   );
+
+  /** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
+  async function owned(tenantId: string, conversationId: string): Promise<ConversationRecord> {
+    const record = uuidPattern.test(conversationId) ? await records.get(conversationId) : undefined;
+    return ownedBy(record, tenantId, `conversation ${conversationId}`);
+  }
 
   async function windowOf(conversation: ConversationRecord): Promise<Date | undefined> {
     return conversation.channel === 'messaging' ? channel.windowOpenUntil(conversation.conversationId) : undefined;

@@ -12,7 +12,7 @@ import { createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createTenancy } from '#tenancy/index.js';
 import { testConfig } from '#testing/config.js';
 import { assertMatchesSchema } from '#testing/schema.js';
-import type { IngestItemBody } from '#knowledge/ingestion-client.js';
+import type { IngestItem } from '#knowledge/ingestion-client.js';
 import { errorHandler } from '#api/middleware/error-handler.js';
 import { jsonBody } from '#api/middleware/json-body.js';
 import { requestContext } from '#api/middleware/request-context.js';
@@ -38,7 +38,7 @@ const tenancy = () => createTenancy(redis, prefix);
  */
 const feedLog = {
   syncs: [] as Array<{ before: Article | undefined; after: Article | undefined }>,
-  accepted: [] as Array<{ tenantId: string; knowledgeBaseId: string; item: IngestItemBody }>,
+  accepted: [] as Array<{ tenantId: string; knowledgeBaseId: string; item: IngestItem }>,
   removed: [] as Array<{ tenantId: string; knowledgeBaseId: string; articleId: string }>,
   failOnce: new Set<string>(),
 };
@@ -53,14 +53,16 @@ test.before(async () => {
   redis = createRedisClient(config.redis.url, logger);
   await redis.connect();
   const feed = createArticleFeed({
-    accept: async (tenantId, knowledgeBaseId, item) => {
-      failIfAsked(item.externalId, item.data.title);
-      feedLog.accepted.push({ tenantId, knowledgeBaseId, item });
-      return `help-center-${item.externalId}`;
-    },
-    remove: async (tenantId, knowledgeBaseId, articleId) => {
-      failIfAsked(articleId);
-      feedLog.removed.push({ tenantId, knowledgeBaseId, articleId });
+    ingestion: {
+      acceptOne: async (tenantId, knowledgeBaseId, item) => {
+        failIfAsked(item.externalId, item.data.title);
+        feedLog.accepted.push({ tenantId, knowledgeBaseId, item });
+        return `help-center-${item.externalId}`;
+      },
+      remove: async ({ tenantId, externalId: articleId }, { knowledgeBaseId }) => {
+        failIfAsked(articleId);
+        feedLog.removed.push({ tenantId, knowledgeBaseId, articleId });
+      },
     },
     articleUrl,
   });

@@ -1,9 +1,9 @@
-import type { ConversationRecord, ConversationRecords } from '#conversations/records.js';
-import { conversationKeys } from '#conversations/redis-keys.js';
 import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';
+import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { Channel, ConversationStatus } from '#workflows/conversation/types.js';
-import { ownedBy } from '#api/ownership.js';
+import type { ConversationRecord, ConversationRecords } from './records.js';
+import { conversationKeys } from './redis-keys.js';
 
 /** How many of a tenant's newest conversations the inbox looks at. */
 export const scannedConversations = 1_000;
@@ -37,8 +37,6 @@ export interface InboxDeps {
   channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * What the agent inbox reads. The list reads the tenant's newest conversations by creation time
  * (at most `scannedConversations`) and filters them in memory: simple, and enough while a tenant
@@ -67,7 +65,7 @@ export function createInbox({ redis, prefix, records, channel }: InboxDeps) {
     return { ...summary, windowOpenUntil: windowOpenUntil?.toISOString() ?? null, deliveryProblem: problem ?? null };
   }
 
-  return {
+  return tagUnavailable('redis', {
     summarize,
 
     /** The tenant's conversations that pass the filter, newest activity first. */
@@ -83,13 +81,7 @@ export function createInbox({ redis, prefix, records, channel }: InboxDeps) {
         .slice(0, filter.limit);
       return Promise.all(matching.map(summarize));
     },
-
-    /** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
-    async owned(tenantId: string, conversationId: string): Promise<ConversationRecord> {
-      const record = uuidPattern.test(conversationId) ? await records.get(conversationId) : undefined;
-      return ownedBy(record, tenantId, `conversation ${conversationId}`);
-    },
-  };
+  });
 }
 
 export type Inbox = ReturnType<typeof createInbox>;
