@@ -15,7 +15,7 @@ const plan = stackPlan('test', join(process.env.DATA_DIR || '.data', 'test'));
 const started = Date.now();
 
 log('type-checking');
-for (const project of ['.', 'widget-cdn/src']) {
+for (const project of ['.', 'widget-cdn/src', 'api/agent-page']) {
   if ((await run('npx', ['tsc', '--noEmit', '-p', project], process.env)) !== 0) process.exit(1);
 }
 log('making sure Chromium is installed for the browser tests');

@@ -1,7 +1,6 @@
-import type { Middleware } from 'koa';
-import { agentPageHtml } from '#api/agent-inbox/page-html.js';
-import { agentPageScript } from '#api/agent-inbox/page-script.js';
-import { agentPageCss } from '#api/agent-inbox/page-style.js';
+import { readFile } from 'node:fs/promises';
+import type { RouterMiddleware } from '@koa/router';
+import { transform } from 'esbuild';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
 import type { ApiState } from '#api/state.js';
 
@@ -21,18 +20,55 @@ const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+// api/agent-page: from api/routes/agent under tsx, from dist/api/routes/agent once built (the build copies it).
+const pageDir = new URL('../../agent-page/', import.meta.url);
+
+const readPageFile = (name: string) => readFile(new URL(name, pageDir), 'utf8');
+
 /**
- * The agent inbox page at `/agent`, with its script and styles. The files are public (they hold no
- * data); the page asks for the user token and calls the `/agent/...` routes with it.
+ * The script is TypeScript, type-checked with the page's own tsconfig; esbuild only strips the types
+ * (no bundling: the script imports nothing). ES2022 like that tsconfig: the page is for current
+ * browsers, it already relies on `crypto.randomUUID` and `TextDecoderStream`.
+ */
+async function transpileScript(): Promise<string> {
+  const { code } = await transform(await readPageFile('app.ts'), {
+    loader: 'ts',
+    format: 'esm',
+    target: 'es2022',
+    sourcefile: 'app.ts',
+  });
+  return code;
+}
+
+/** The value of `make()`, made at the first call and kept; a failure is not kept, so the next call tries again. */
+function once(make: () => Promise<string>): () => Promise<string> {
+  let made: Promise<string> | undefined;
+  return () =>
+    (made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
+}
+
+// Read (and transpiled) at the first request, then served from memory: the files change only with a deploy.
+const pageHtml = once(() => readPageFile('index.html'));
+const pageScript = once(transpileScript);
+const pageCss = once(() => readPageFile('app.css'));
+
+/**
+ * The agent inbox page at `/agent`, with its script and styles: the files of api/agent-page. They
+ * are public (they hold no data); the page asks for the user token and calls the `/agent/...`
+ * routes with it.
  */
 export function createAgentPageRouter() {
   const router = new DocumentedRouter<ApiState>({ tags: ['Agent inbox'], security: 'none', errors: [] });
   const serve =
-    (type: string, body: string): Middleware =>
-    (ctx) => {
+    (type: string, body: () => Promise<string>): RouterMiddleware<ApiState> =>
+    async (ctx) => {
+      const text = await body();
       ctx.type = type;
       ctx.set('Content-Security-Policy', contentSecurityPolicy);
-      ctx.body = body;
+      ctx.body = text;
     };
 
   router.get(
@@ -43,7 +79,7 @@ export function createAgentPageRouter() {
         'A page for agents: sign in with the user token (kept in the tab only), see the conversations waiting for a person live, take one over, reply, hand it back or close it.',
       responses: { 200: { description: 'The page', schema: { type: 'string' }, contentType: 'text/html' } },
     },
-    serve('text/html; charset=utf-8', agentPageHtml) as never,
+    serve('text/html; charset=utf-8', pageHtml),
   );
   router.get(
     '/agent/app.js',
@@ -51,7 +87,7 @@ export function createAgentPageRouter() {
       summary: "The agent inbox page's script",
       responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
     },
-    serve('text/javascript; charset=utf-8', agentPageScript) as never,
+    serve('text/javascript; charset=utf-8', pageScript),
   );
   router.get(
     '/agent/app.css',
@@ -59,7 +95,7 @@ export function createAgentPageRouter() {
       summary: "The agent inbox page's styles",
       responses: { 200: { description: 'A style sheet', schema: { type: 'string' }, contentType: 'text/css' } },
     },
-    serve('text/css; charset=utf-8', agentPageCss) as never,
+    serve('text/css; charset=utf-8', pageCss),
   );
   return router;
 }

@@ -1,0 +1,416 @@
+/**
+ * The inbox page's script, served as `/agent/app.js` (a module without dependencies; the API strips
+ * its types with esbuild when it first serves it, nothing is bundled). Everything from the API is
+ * put on the page with `textContent`: transcripts are written by customers and must never become
+ * markup. The two event streams are read with `fetch`, so the token travels in the Authorization
+ * header rather than in URLs; a dropped stream reconnects after 3 s.
+ */
+
+// The API's shapes as this page reads them (api/routes/agent/inbox.ts and the conversation events).
+type Channel = 'widget' | 'messaging';
+type Status = 'ai' | 'waiting_for_agent' | 'agent' | 'closed';
+type Author = 'visitor' | 'ai' | 'agent' | 'system';
+
+interface Contact {
+  userId?: string;
+  email?: string;
+  name?: string;
+}
+
+interface Conversation {
+  conversationId: string;
+  channel: Channel;
+  status: Status;
+  contact?: Contact;
+  agentName: string | null;
+  createdAt: string;
+  updatedAt: string;
+  windowOpenUntil?: string | null;
+  deliveryProblem?: { code: string; message: string; at: string } | null;
+}
+
+interface Message {
+  id: string;
+  author: Author;
+  text: string;
+  createdAt: string;
+  agent?: { name: string };
+}
+
+/** The events of `/agent/events`, by name. */
+interface InboxEvents {
+  inbox: { conversations: Conversation[] };
+}
+
+/** The events of `/agent/conversations/{id}/events`, by name: the conversation first, then changes. */
+interface ConversationEvents {
+  conversation: Conversation & { messages: Message[] };
+  message: { message: Message };
+  status: { status: Status; agentName: string | null };
+}
+
+/** One event of a stream whose events are `Events`, narrowed by its name. */
+type EventOf<Events> = { [Name in keyof Events]: { name: Name; data: Events[Name] } }[keyof Events];
+
+interface Stream {
+  stop(): void;
+}
+
+/** The page's elements by id (index.html), so that a wrong id or element type fails the type-check. */
+interface Elements {
+  'sign-in': HTMLFormElement;
+  token: HTMLInputElement;
+  'signed-in': HTMLDivElement;
+  live: HTMLSpanElement;
+  'sign-out': HTMLButtonElement;
+  error: HTMLParagraphElement;
+  main: HTMLElement;
+  empty: HTMLParagraphElement;
+  conversations: HTMLUListElement;
+  'empty-ai': HTMLParagraphElement;
+  'with-ai': HTMLUListElement;
+  placeholder: HTMLElement;
+  detail: HTMLElement;
+  contact: HTMLHeadingElement;
+  badges: HTMLDivElement;
+  'take-over': HTMLButtonElement;
+  'hand-back': HTMLButtonElement;
+  close: HTMLButtonElement;
+  window: HTMLParagraphElement;
+  problem: HTMLParagraphElement;
+  transcript: HTMLOListElement;
+  reply: HTMLFormElement;
+  'reply-text': HTMLTextAreaElement;
+  send: HTMLButtonElement;
+}
+
+const tokenKey = 'agentInboxToken';
+const $ = <Id extends keyof Elements>(id: Id): Elements[Id] => {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`The page has no #${id}.`);
+  return node as Elements[Id];
+};
+const labels: Record<'channel' | 'status' | 'author', Record<string, string>> = {
+  channel: { widget: 'Widget', messaging: 'WhatsApp' },
+  status: { ai: 'AI', waiting_for_agent: 'Waiting', agent: 'With agent', closed: 'Closed' },
+  author: { visitor: 'Customer', ai: 'AI', system: 'Notice' },
+};
+
+const state: {
+  token: string | null;
+  conversations: Conversation[];
+  selected: string | null;
+  conversation: Conversation | null;
+  messages: Message[];
+  streams: { inbox?: Stream; conversation?: Stream };
+} = { token: sessionStorage.getItem(tokenKey), conversations: [], selected: null, conversation: null, messages: [], streams: {} };
+
+function el<Tag extends keyof HTMLElementTagNameMap>(
+  tag: Tag,
+  className?: string,
+  text?: string | null,
+): HTMLElementTagNameMap[Tag] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function showError(message: string) {
+  $('error').textContent = message;
+  $('error').hidden = !message;
+}
+
+/** The `error.message` of an API error body, if `json` is one. */
+function apiErrorMessage(json: unknown): string | undefined {
+  const message = (json as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function api<Result>(method: string, path: string, body?: unknown): Promise<Result> {
+  const headers: Record<string, string> = { authorization: `Bearer ${state.token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json: unknown = await response.json().catch(() => null);
+  if (response.status === 401) signOut('The token was not accepted: sign in again.');
+  if (!response.ok) throw new Error(apiErrorMessage(json) || `The request failed (${response.status}).`);
+  return json as Result;
+}
+
+/** Reads a server-sent-events route with fetch; calls onEvent per event; reconnects until stopped. */
+function follow<Events>(path: string, onEvent: (event: EventOf<Events>) => void): Stream {
+  const controller = new AbortController();
+  const run = async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const response = await fetch(path, {
+          headers: { authorization: `Bearer ${state.token}`, accept: 'text/event-stream' },
+          signal: controller.signal,
+        });
+        if (response.status === 401) return signOut('The token was not accepted: sign in again.');
+        if (!response.ok) {
+          const json: unknown = await response.json().catch(() => null);
+          showError(apiErrorMessage(json) || `The event stream failed (${response.status}).`);
+          if (response.status === 403 || response.status === 404) return;
+        } else {
+          setLive(true);
+          if (response.body) await readEvents(response.body, onEvent);
+        }
+      } catch {
+        if (controller.signal.aborted) return;
+      }
+      setLive(false);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
+  };
+  void run();
+  return { stop: () => controller.abort() };
+}
+
+/** Reads an event stream's body to its end, one blank-line-separated block per event. */
+async function readEvents<Events>(body: NonNullable<Response['body']>, onEvent: (event: EventOf<Events>) => void) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const blocks = buffer.split(/\r?\n\r?\n/);
+    buffer = blocks.pop() ?? '';
+    for (const block of blocks) dispatch(block, onEvent);
+  }
+}
+
+function dispatch<Events>(block: string, onEvent: (event: EventOf<Events>) => void) {
+  let name = 'message';
+  const data: string[] = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (line.startsWith('event:')) name = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+  }
+  // The server is trusted for what each event holds; a name the page does not know matches no handler.
+  if (data.length) onEvent({ name, data: JSON.parse(data.join('\n')) } as EventOf<Events>);
+}
+
+function setLive(on: boolean) {
+  $('live').textContent = on ? 'Live' : 'Reconnecting…';
+  $('live').classList.toggle('on', on);
+}
+
+function contactName(contact: Contact | undefined): string {
+  return contact?.name || contact?.email || contact?.userId || 'Anonymous customer';
+}
+
+function badges(conversation: Conversation): HTMLSpanElement {
+  const box = el('span', 'badges');
+  box.append(
+    el('span', `badge ${conversation.channel}`, labels.channel[conversation.channel] || conversation.channel),
+    el('span', `badge status-${conversation.status}`, labels.status[conversation.status] || conversation.status),
+  );
+  if (conversation.deliveryProblem) box.append(el('span', 'badge problem', 'Not delivered'));
+  return box;
+}
+
+function time(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' }) : '';
+}
+
+/** Who needs a person first; then the conversations the AI is having, so a new one is seen at once. */
+function renderList() {
+  const needPerson = state.conversations.filter((c) => c.status === 'waiting_for_agent' || c.status === 'agent');
+  const withAi = state.conversations.filter((c) => c.status === 'ai');
+  renderGroup($('conversations'), needPerson);
+  renderGroup($('with-ai'), withAi);
+  $('empty').hidden = needPerson.length > 0;
+  $('empty-ai').hidden = withAi.length > 0;
+}
+
+function renderGroup(list: HTMLUListElement, conversations: Conversation[]) {
+  list.replaceChildren();
+  for (const conversation of conversations) {
+    const item = el('li');
+    item.dataset.conversationId = conversation.conversationId;
+    const button = el('button');
+    button.type = 'button';
+    button.setAttribute('aria-current', String(conversation.conversationId === state.selected));
+    const row = el('span', 'row');
+    row.append(el('span', 'who', contactName(conversation.contact)), el('span', 'when', time(conversation.updatedAt)));
+    button.append(row, badges(conversation));
+    if (conversation.agentName) button.append(el('span', 'when', `With ${conversation.agentName}`));
+    button.addEventListener('click', () => select(conversation.conversationId));
+    item.append(button);
+    list.append(item);
+  }
+}
+
+function renderDetail() {
+  const conversation = state.conversation;
+  $('detail').hidden = !conversation;
+  $('placeholder').hidden = Boolean(conversation);
+  if (!conversation) return;
+  $('contact').textContent = contactName(conversation.contact);
+  $('badges').replaceChildren(...badges(conversation).childNodes);
+  if (conversation.agentName) $('badges').append(el('span', 'when', `With ${conversation.agentName}`));
+  const status = conversation.status;
+  $('take-over').disabled = status === 'closed';
+  $('hand-back').disabled = status === 'closed' || status === 'ai';
+  $('close').disabled = status === 'closed';
+  $('send').disabled = status !== 'agent';
+  $('reply-text').disabled = status !== 'agent';
+  $('reply-text').placeholder =
+    status === 'agent'
+      ? 'Write a reply…'
+      : status === 'closed'
+        ? 'The conversation is closed.'
+        : 'Take the conversation over to reply.';
+
+  const windowNote = $('window');
+  windowNote.hidden = conversation.channel !== 'messaging';
+  if (conversation.channel === 'messaging') {
+    const until = conversation.windowOpenUntil ? new Date(conversation.windowOpenUntil) : null;
+    const open = until !== null && until.getTime() > Date.now();
+    windowNote.className = open ? 'notice' : 'notice closed';
+    windowNote.textContent = open
+      ? `Reply window open until ${time(conversation.windowOpenUntil)} (24 hours after the customer last wrote).`
+      : 'Reply window closed: the customer wrote more than 24 hours ago, and template messages are not supported yet.';
+  }
+  const problem = conversation.deliveryProblem;
+  $('problem').hidden = !problem;
+  if (problem)
+    $('problem').textContent = `Last message not delivered (${time(problem.at)}): ${problem.message} [${problem.code}]`;
+  renderTranscript();
+}
+
+function renderTranscript() {
+  const transcript = $('transcript');
+  const atBottom = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+  transcript.replaceChildren();
+  for (const message of state.messages) {
+    const item = el('li', `message ${message.author}`);
+    item.dataset.messageId = message.id;
+    const who = message.author === 'agent' ? message.agent?.name || 'Agent' : labels.author[message.author] || message.author;
+    item.append(el('span', 'meta', `${who} · ${time(message.createdAt)}`), el('span', 'text', message.text));
+    transcript.append(item);
+  }
+  if (atBottom) transcript.scrollTop = transcript.scrollHeight;
+}
+
+function addMessage(message: Message) {
+  if (state.messages.some((known) => known.id === message.id)) return;
+  state.messages.push(message);
+  renderTranscript();
+}
+
+function select(conversationId: string) {
+  state.streams.conversation?.stop();
+  state.selected = conversationId;
+  state.conversation = null;
+  state.messages = [];
+  showError('');
+  renderList();
+  renderDetail();
+  state.streams.conversation = follow<ConversationEvents>(
+    `/agent/conversations/${encodeURIComponent(conversationId)}/events`,
+    (event) => {
+      if (state.selected !== conversationId) return;
+      if (event.name === 'conversation') {
+        const { messages, ...conversation } = event.data;
+        state.conversation = conversation;
+        state.messages = [...messages];
+        renderDetail();
+        $('transcript').scrollTop = $('transcript').scrollHeight;
+      } else if (event.name === 'message') {
+        addMessage(event.data.message);
+      } else if (event.name === 'status' && state.conversation) {
+        state.conversation.status = event.data.status;
+        state.conversation.agentName = event.data.agentName;
+        renderDetail();
+      }
+    },
+  );
+}
+
+async function act(action: 'take-over' | 'hand-back' | 'close') {
+  const conversationId = state.selected;
+  if (!conversationId) return;
+  showError('');
+  try {
+    const result = await api<{ status?: Status }>('POST', `/agent/conversations/${encodeURIComponent(conversationId)}/${action}`);
+    if (state.conversation && state.selected === conversationId && result.status) {
+      state.conversation.status = result.status;
+      renderDetail();
+    }
+  } catch (error) {
+    showError(messageOf(error));
+  }
+}
+
+async function sendReply(event: SubmitEvent) {
+  event.preventDefault();
+  const text = $('reply-text').value;
+  if (!text.trim() || !state.selected) return;
+  showError('');
+  $('send').disabled = true;
+  try {
+    await api('POST', `/agent/conversations/${encodeURIComponent(state.selected)}/messages`, {
+      text,
+      messageId: crypto.randomUUID(),
+    });
+    $('reply-text').value = '';
+  } catch (error) {
+    showError(messageOf(error));
+  } finally {
+    renderDetail();
+  }
+}
+
+function start() {
+  $('sign-in').hidden = true;
+  $('signed-in').hidden = false;
+  $('main').hidden = false;
+  renderDetail();
+  state.streams.inbox = follow<InboxEvents>('/agent/events', (event) => {
+    if (event.name !== 'inbox') return;
+    state.conversations = event.data.conversations;
+    renderList();
+  });
+}
+
+function signOut(message = '') {
+  sessionStorage.removeItem(tokenKey);
+  state.token = null;
+  for (const stream of Object.values(state.streams)) stream?.stop();
+  state.streams = {};
+  state.selected = null;
+  state.conversation = null;
+  state.conversations = [];
+  $('sign-in').hidden = false;
+  $('signed-in').hidden = true;
+  $('main').hidden = true;
+  showError(message);
+}
+
+$('sign-in').addEventListener('submit', (event) => {
+  event.preventDefault();
+  state.token = $('token').value.trim();
+  if (!state.token) return;
+  sessionStorage.setItem(tokenKey, state.token);
+  $('token').value = '';
+  showError('');
+  start();
+});
+$('sign-out').addEventListener('click', () => signOut(''));
+$('take-over').addEventListener('click', () => act('take-over'));
+$('hand-back').addEventListener('click', () => act('hand-back'));
+$('close').addEventListener('click', () => act('close'));
+$('reply').addEventListener('submit', sendReply);
+$('reply-text').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) $('reply').requestSubmit();
+});
+
+if (state.token) start();
+else signOut('');
