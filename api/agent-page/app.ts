@@ -6,7 +6,7 @@
  * header rather than in URLs; a dropped stream reconnects after 3 s.
  */
 
-// The API's shapes as this page reads them (api/routes/agent/inbox.ts and the conversation events).
+// The API's shapes as this page reads them (conversations/inbox.ts and the conversation events).
 type Channel = 'widget' | 'messaging';
 type Status = 'ai' | 'waiting_for_agent' | 'agent' | 'closed';
 type Author = 'visitor' | 'ai' | 'agent' | 'system';
