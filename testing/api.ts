@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { closeRedisClient, createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createLogger } from '#platform/logger.js';
+import { poll } from '#platform/poll.js';
 import { createTenancy, type Tenancy } from '#tenancy/index.js';
 import { wireApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
@@ -77,18 +78,13 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
       await api.close();
       try {
         // A test that stopped and restarted Redis may close while this client is still reconnecting.
-        await untilReady(redis, 10_000);
+        await poll(() => redis.isReady, Boolean, { timeoutMs: 10_000, intervalMs: 50 });
         await deleteKeys(redis, `${config.redis.prefix}:*`);
       } finally {
         await closeRedisClient(redis);
       }
     },
   };
-}
-
-async function untilReady(redis: RedisClient, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!redis.isReady && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** A tenant with an API key of the given scopes, made through the admin API. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { poll } from '#platform/poll.js';
 import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
 import { tearDown, type ClosingSteps } from './teardown.js';
 import { startTestWorker, type TestWorker } from './worker.js';
@@ -48,17 +49,16 @@ export async function waitForJobs(
 ): Promise<
   Map<string, { status: string; error?: { code: string; message: string }; knowledgeBaseId: string; updatedAt: string }>
 > {
-  const deadline = Date.now() + timeoutMs;
   const done = new Map();
-  while (done.size < new Set(jobIds).size && Date.now() < deadline) {
+  const finishedSoFar = async () => {
     for (const jobId of jobIds) {
       if (done.has(jobId)) continue;
       const response = await api.request('GET', `/ingest/jobs/${encodeURIComponent(jobId)}`, { headers });
       if (response.status === 200 && finalStatuses.has(response.body.status)) done.set(jobId, response.body);
     }
-    if (done.size < new Set(jobIds).size) await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  return done;
+    return done;
+  };
+  return poll(finishedSoFar, (finished) => finished.size >= new Set(jobIds).size, { timeoutMs, intervalMs: 150 });
 }
 
 /** A tenant that may import and read, with its default knowledge base. */
