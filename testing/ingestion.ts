@@ -61,6 +61,28 @@ export async function waitForJobs(
   return poll(finishedSoFar, (finished) => finished.size >= new Set(jobIds).size, { timeoutMs, intervalMs: 150 });
 }
 
+/** POSTs one item to /ingest; anything but 200 throws, with the API's answer. */
+export async function ingest(api: TestApi, headers: Record<string, string>, body: unknown) {
+  const response = await api.request('POST', '/ingest', { body, headers });
+  if (response.status !== 200) throw new Error(`POST /ingest answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as { status: string; jobId: string };
+}
+
+/** Ingests one item and waits until its job is final; returns the job. */
+export async function ingestAndWait(api: TestApi, headers: Record<string, string>, body: unknown) {
+  const { jobId } = await ingest(api, headers, body);
+  return (await waitForJobs(api, headers, [jobId])).get(jobId)!;
+}
+
+/** Searches a knowledge base as its API does (at most `limit` sources, best first); anything but 200 throws. */
+export async function search(api: TestApi, headers: Record<string, string>, kb: string, q: string, limit = 10) {
+  const response = await api.request('GET', `/knowledge-bases/${kb}/search?q=${encodeURIComponent(q)}&limit=${limit}`, {
+    headers,
+  });
+  if (response.status !== 200) throw new Error(`search answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body.results as Array<Record<string, any>>;
+}
+
 /** A tenant that may import and read, with its default knowledge base. */
 export async function importingTenant(api: TestApi) {
   const { tenant, headers } = await createTenantWithKey(api, ['iq:import', 'iq:read']);
