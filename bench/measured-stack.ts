@@ -11,6 +11,7 @@ import pLimit from 'p-limit';
 import { createClient } from 'redis';
 import { createAdminClient, type AdminClient } from '#cli/admin-client.js';
 import { readOrCreateLocalSecrets } from '#platform/local-secrets.js';
+import { poll } from '#platform/poll.js';
 import { jobIdOf } from '#workflows/ids.js';
 import { startAppProcesses, type AppProcesses } from '../deploy/local/app-processes.js';
 import { httpOk, stopLeftovers, waitUntil } from '../deploy/local/processes.js';
@@ -167,11 +168,10 @@ export async function jobStatuses(stack: MeasuredStack, jobKeys: string[]): Prom
   return statuses;
 }
 
-export async function waitFor(done: () => Promise<boolean>, intervalMs = 100, timeoutMs = 30 * 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('the measurement did not finish in time');
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+/** Polls `done` until it says true; a measurement that never gets there fails after `timeoutMs` instead of hanging the run. */
+export async function waitFor(done: () => boolean | Promise<boolean>, intervalMs = 100, timeoutMs = 30 * 60_000): Promise<void> {
+  if (!(await poll(done, Boolean, { timeoutMs, intervalMs }))) {
+    throw new Error('the measurement did not finish in time');
   }
 }
 

@@ -11,11 +11,12 @@
  * Goals: acknowledgement p99 under 50 ms, reply p95 under 1 s.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
 import { evalCorpus } from '../eval/corpus.js';
 import { deliver, inboundText, sampleBusiness, startFakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
-import { createMeasuredTenant, ingestAll, percentile, round, startMeasuredStack } from './measured-stack.js';
+import { createMeasuredTenant, ingestAll, percentile, round, startMeasuredStack, waitFor } from './measured-stack.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +28,8 @@ const { values: args } = parseArgs({
 const deliveryCount = Number(args.deliveries);
 const customerCount = Number(args.customers);
 const ratePerSecond = Number(args.rate);
+/** How often the platform's received messages are looked at: often, so that the next delivery is not held back. */
+const pollMs = 5;
 
 const platform = await startFakeMessagingPlatform();
 const stack = await startMeasuredStack('bench-messaging', { GRAPH_API_BASE_URL: platform.url });
@@ -82,7 +85,7 @@ try {
     const { status } = await deliver(webhookUrl, body, { appSecret });
     idleAckMs.push(performance.now() - started);
     if (status !== 200) throw new Error(`delivery answered ${status}`);
-    await waitFor(() => platform.sent.length > before, 30_000);
+    await waitFor(() => platform.sent.length > before, pollMs, 30_000);
   }
 
   // 1b. Acknowledgement under load: deliveries arrive at a steady rate (open loop, as the platform
@@ -114,7 +117,7 @@ try {
   );
 
   // Let the worker answer the load before measuring replies on an idle stack.
-  await waitFor(() => platform.sent.length >= sentBefore + deliveryCount, 180_000);
+  await waitFor(() => platform.sent.length >= sentBefore + deliveryCount, pollMs, 180_000);
 
   // 2. Inbound to outbound, one customer at a time, each a new customer (a new conversation).
   const replyMs: number[] = [];
@@ -123,7 +126,7 @@ try {
     const before = platform.sent.length;
     const started = Date.now();
     await deliver(webhookUrl, inboundText({ text: questions[i % questions.length]!, phoneNumberId, from }), { appSecret });
-    await waitFor(() => platform.sent.slice(before).some((sent) => sent.body.to === from), 30_000);
+    await waitFor(() => platform.sent.slice(before).some((sent) => sent.body.to === from), pollMs, 30_000);
     const reply = platform.sent.slice(before).find((sent) => sent.body.to === from)!;
     replyMs.push(Date.parse(reply.at) - started);
   }
@@ -152,16 +155,4 @@ try {
 } finally {
   await stack.stop();
   await platform.close();
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }

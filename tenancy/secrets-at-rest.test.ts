@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startTestApi, type TestApi } from '#testing/api.js';
+import { everythingStored, startTestApi, type TestApi } from '#testing/api.js';
 import { hashSecret } from './secrets.js';
 
 let api: TestApi;
@@ -7,19 +7,6 @@ test.before(async () => {
   api = await startTestApi();
 });
 test.after.always(() => api?.close());
-
-/** Every key and value this test's API wrote to Redis. */
-async function everythingStored(): Promise<string> {
-  const parts: string[] = [];
-  for await (const key of api.redis.scanIterator({ MATCH: `${api.config.redis.prefix}:*` })) {
-    const type = await api.redis.type(key);
-    parts.push(key);
-    if (type === 'hash') parts.push(...Object.values(await api.redis.hGetAll(key)));
-    if (type === 'string') parts.push((await api.redis.get(key)) ?? '');
-    if (type === 'zset') parts.push(...(await api.redis.zRange(key, 0, -1)));
-  }
-  return parts.join('\n');
-}
 
 test('API keys and user tokens are stored only as SHA-256 hashes', async (t) => {
   const tenant = (await api.admin('POST', '/admin/tenants', { name: 'Acme' })).body;
@@ -29,7 +16,7 @@ test('API keys and user tokens are stored only as SHA-256 hashes', async (t) => 
     await api.admin('POST', `/admin/tenants/${tenant.id}/users`, { name: 'Ada', email: 'ada@example.com', role: 'admin' })
   ).body.token as string;
 
-  const stored = await everythingStored();
+  const stored = await everythingStored(api);
   t.false(stored.includes(key), 'the API key is not stored');
   t.false(stored.includes(key.slice(12)), 'nor its secret part');
   t.false(stored.includes(token), 'the user token is not stored');

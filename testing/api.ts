@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { closeRedisClient, createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createLogger } from '#platform/logger.js';
+import { poll } from '#platform/poll.js';
 import { createTenancy, type Tenancy } from '#tenancy/index.js';
 import { wireApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
@@ -77,7 +78,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
       await api.close();
       try {
         // A test that stopped and restarted Redis may close while this client is still reconnecting.
-        await untilReady(redis, 10_000);
+        await poll(() => redis.isReady, Boolean, { timeoutMs: 10_000, intervalMs: 50 });
         await deleteKeys(redis, `${config.redis.prefix}:*`);
       } finally {
         await closeRedisClient(redis);
@@ -86,14 +87,31 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
   };
 }
 
-async function untilReady(redis: RedisClient, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!redis.isReady && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+/** A tenant made through the admin API, with its default knowledge base. */
+export async function createTenant(api: TestApi, name = 'Acme') {
+  const response = await api.admin('POST', '/admin/tenants', { name });
+  return response.body as { id: string; name: string; defaultKnowledgeBaseId: string };
 }
 
 /** A tenant with an API key of the given scopes, made through the admin API. */
 export async function createTenantWithKey(api: TestApi, scopes: string[], keyFields: Record<string, unknown> = {}) {
-  const tenant = (await api.admin('POST', '/admin/tenants', { name: 'Tenant' })).body;
+  const tenant = await createTenant(api, 'Tenant');
   const key = (await api.admin('POST', `/admin/tenants/${tenant.id}/api-keys`, { name: 'key', scopes, ...keyFields })).body;
   return { tenant, key, headers: { 'x-api-key': key.key as string } };
+}
+
+/**
+ * Every key this test API wrote to Redis and every value under it (hash fields with their values),
+ * one a line: what a test searches to prove a secret was never stored as it is.
+ */
+export async function everythingStored(api: TestApi): Promise<string> {
+  const parts: string[] = [];
+  for await (const key of api.redis.scanIterator({ MATCH: `${api.config.redis.prefix}:*` })) {
+    const type = await api.redis.type(key);
+    parts.push(key);
+    if (type === 'hash') parts.push(...Object.entries(await api.redis.hGetAll(key)).flat());
+    if (type === 'string') parts.push((await api.redis.get(key)) ?? '');
+    if (type === 'zset') parts.push(...(await api.redis.zRange(key, 0, -1)));
+  }
+  return parts.join('\n');
 }

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  acceptRequest,
-  failCall,
-  RequestScript,
-  sendJson,
-  sleep,
-  startOpenAIServer,
-  type RetryAfter,
-} from './fake-openai-http.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { acceptRequest, failCall, RequestScript, sendJson, startOpenAIServer, type RetryAfter } from './fake-openai-http.js';
 
 /**
  * A stand-in for OpenAI's chat-completions API on 127.0.0.1, for tests that need real HTTP: same

@@ -12,10 +12,10 @@
  *
  * The site's users and terms and the generated posts and pages come from `fake-cms-content.ts`.
  */
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { CmsEntry, CmsErrorBody, CmsKind } from '#connectors/cms/cms-types.js';
 import { buildEntry, embeddedAuthor, embeddedTerms, toGmt } from './fake-cms-content.js';
+import { startAnsweringFake, type FakeAnswer as Answer } from './http-fake.js';
 
 export { fakeCmsAuthors, fakeCmsTerms } from './fake-cms-content.js';
 
@@ -52,8 +52,6 @@ const ORDER_BY = ['date', 'id', 'modified', 'slug', 'title'] as const;
 const STATUSES: readonly string[] = ['publish', 'future', 'draft', 'pending', 'private', 'any'];
 // WordPress' rest_parse_date pattern: a zone is optional (then it is the site's, UTC here).
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
-
-type Answer = { status: number; headers?: OutgoingHttpHeaders; body: unknown };
 
 export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = {}): Promise<FakeCms> {
   const store: Record<CmsKind, Map<number, CmsEntry>> = { posts: new Map(), pages: new Map() };
@@ -139,31 +137,22 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
   }
 
   let afterEach: ((request: FakeCms['requests'][number]) => void) | undefined;
-  const server = createServer((request, response) => {
-    const requestUrl = new URL(request.url ?? '/', 'http://127.0.0.1');
-    let result: Answer;
-    try {
-      result = answer(request, requestUrl);
-    } catch (cause) {
-      result = error(500, 'internal_server_error', `fake CMS bug: ${String(cause)}`);
-    }
-    const answered = {
-      method: request.method ?? '',
-      path: requestUrl.pathname,
-      query: Object.fromEntries(requestUrl.searchParams),
-      status: result.status,
-    };
-    requests.push(answered);
-    afterEach?.(answered);
-    const isText = typeof result.body === 'string';
-    response.writeHead(result.status, {
-      'content-type': isText ? 'text/html; charset=UTF-8' : 'application/json; charset=UTF-8',
-      ...result.headers,
-    });
-    response.end(isText ? result.body : JSON.stringify(result.body));
+  const server = await startAnsweringFake({
+    answer,
+    failed: (cause) => error(500, 'internal_server_error', `fake CMS bug: ${String(cause)}`),
+    answered(request, requestUrl, { status }) {
+      const answered = {
+        method: request.method ?? '',
+        path: requestUrl.pathname,
+        query: Object.fromEntries(requestUrl.searchParams),
+        status,
+      };
+      requests.push(answered);
+      afterEach?.(answered);
+    },
+    contentType: { json: 'application/json; charset=UTF-8', html: 'text/html; charset=UTF-8' },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 
   return {
     url,
@@ -191,12 +180,7 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
     failNext(count, status) {
       for (let i = 0; i < count; i++) scripted.push(outage(status));
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        if (!server.listening) return resolve();
-        server.closeAllConnections();
-        server.close((cause) => (cause ? reject(cause) : resolve()));
-      }),
+    close: server.close,
   };
 }
 

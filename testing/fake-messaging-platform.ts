@@ -13,10 +13,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { validateOutboundPayload } from '#messaging/outbound-message.js';
 import { signBody } from '#messaging/webhook-signature.js';
+import { readBody, startAnsweringFake } from './http-fake.js';
 
 /** The token accepted unless `accessTokens` says otherwise. */
 export const fakeAccessToken = 'EAAFakeSystemUserToken0123456789';
@@ -167,20 +167,18 @@ export async function startFakeMessagingPlatform({
     };
   }
 
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    answer(request)
-      .catch((): GraphAnswer => graphError(500, 1, 'An unknown error occurred'))
-      .then(({ status, body }) => {
-        const code = 'error' in body ? (body.error as { code: number }).code : undefined;
-        requests.push({ path: request.url ?? '', status, ...(code === undefined ? {} : { code }) });
-        response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
-      });
+  const server = await startAnsweringFake({
+    answer,
+    failed: () => graphError(500, 1, 'An unknown error occurred'),
+    answered(request, _url, { status, body }) {
+      const code = 'error' in body ? (body.error as { code: number }).code : undefined;
+      requests.push({ path: request.url ?? '', status, ...(code === undefined ? {} : { code }) });
+    },
+    contentType: { json: 'application/json; charset=UTF-8' },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     sent,
     reads,
     requests,
@@ -190,12 +188,7 @@ export async function startFakeMessagingPlatform({
     acceptToken: (token) => void tokens.add(token),
     revokeToken: (token) => void tokens.delete(token),
     unavailable: (waId) => void unreachable.add(waId.replace(/^\+/, '')),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        if (!server.listening) return resolve();
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: server.close,
   };
 }
 
@@ -360,10 +353,4 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,10 +1,12 @@
 /**
  * The parts of OpenAI's HTTP protocol that every fake OpenAI API here shares: starting on a free
- * port, the checks a request passes before its route sees it (route, API key, JSON body), OpenAI's
- * error bodies, and the failures and delays a test scripts for the next requests.
+ * port (on the scaffold every fake shares, `http-fake.ts`), the checks a request passes before its
+ * route sees it (route, API key, JSON body), OpenAI's error bodies, and the failures and delays a
+ * test scripts for the next requests.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readBody, startHttpFake } from './http-fake.js';
 
 /** Retry-After headers a scripted failure sends with its error. */
 export interface RetryAfter {
@@ -131,21 +133,13 @@ export function failCall(response: ServerResponse, call: { status: number }): (e
 export async function startOpenAIServer(
   handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
 ): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const server = createServer((request, response) => {
+  const server = await startHttpFake((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) sendError(response, { status: 500, message: String(error), type: 'server_error' });
       else response.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { baseUrl: `${server.url}/v1`, close: server.close };
 }
 
 export function sendError(response: ServerResponse, { status, message, type, code = null, param = null }: OpenAIError): void {
@@ -155,19 +149,6 @@ export function sendError(response: ServerResponse, { status, message, type, cod
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 /** As OpenAI quotes a wrong key: a few characters at each end. */

@@ -12,12 +12,12 @@
  * The generated products come from `fake-shop-catalogue.ts`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ShopProduct } from '#connectors/shop/shop-types.js';
 import { signShopWebhook } from '#connectors/shop/webhook-signature.js';
 import { firstProductIds, generateProduct, shopTime } from './fake-shop-catalogue.js';
+import { startAnsweringFake, type FakeAnswer as Answer } from './http-fake.js';
 
 export interface FakeShopOptions {
   /** default 250; a larger `limit` is answered 400 like the real API */
@@ -100,12 +100,6 @@ interface Cursor {
   direction: 'next' | 'previous';
   id: number;
   filter: Filter;
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
 }
 
 export async function startFakeShop(options: FakeShopOptions = {}): Promise<FakeShop> {
@@ -209,29 +203,24 @@ export async function startFakeShop(options: FakeShopOptions = {}): Promise<Fake
     };
   }
 
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const target = new URL(request.url ?? '/', 'http://127.0.0.1');
-    answer(request, target)
-      .catch((): Answer => serverError(500))
-      .then(({ status, body, headers = {} }) => {
-        requests.push({
-          method: request.method ?? '',
-          path: target.pathname,
-          query: Object.fromEntries(target.searchParams),
-          status,
-        });
-        const html = typeof body === 'string';
-        response
-          .writeHead(status, {
-            'content-type': html ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
-            ...(bucket ? { 'x-shop-api-call-limit': bucket.header() } : {}),
-            ...headers,
-          })
-          .end(html ? body : JSON.stringify(body));
+  /** Every answer, errors included, says how full the bucket is, as the real API's do. */
+  const withCallLimit = (answer: Answer): Answer =>
+    bucket ? { ...answer, headers: { 'x-shop-api-call-limit': bucket.header(), ...answer.headers } } : answer;
+
+  const server = await startAnsweringFake({
+    answer: async (request, target) => withCallLimit(await answer(request, target)),
+    failed: () => withCallLimit(serverError(500)),
+    answered(request, target, { status }) {
+      requests.push({
+        method: request.method ?? '',
+        path: target.pathname,
+        query: Object.fromEntries(target.searchParams),
+        status,
       });
+    },
+    contentType: { json: 'application/json; charset=utf-8', html: 'text/html; charset=utf-8' },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 
   function existing(id: number): ShopProduct {
     const product = catalogue.get(id);
@@ -295,12 +284,7 @@ export async function startFakeShop(options: FakeShopOptions = {}): Promise<Fake
         body,
       });
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        if (!server.listening) return resolve();
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: server.close,
   };
 }
 

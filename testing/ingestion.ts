@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { poll } from '#platform/poll.js';
 import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
 import { tearDown, type ClosingSteps } from './teardown.js';
 import { startTestWorker, type TestWorker } from './worker.js';
@@ -48,17 +49,38 @@ export async function waitForJobs(
 ): Promise<
   Map<string, { status: string; error?: { code: string; message: string }; knowledgeBaseId: string; updatedAt: string }>
 > {
-  const deadline = Date.now() + timeoutMs;
   const done = new Map();
-  while (done.size < new Set(jobIds).size && Date.now() < deadline) {
+  const finishedSoFar = async () => {
     for (const jobId of jobIds) {
       if (done.has(jobId)) continue;
       const response = await api.request('GET', `/ingest/jobs/${encodeURIComponent(jobId)}`, { headers });
       if (response.status === 200 && finalStatuses.has(response.body.status)) done.set(jobId, response.body);
     }
-    if (done.size < new Set(jobIds).size) await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  return done;
+    return done;
+  };
+  return poll(finishedSoFar, (finished) => finished.size >= new Set(jobIds).size, { timeoutMs, intervalMs: 150 });
+}
+
+/** POSTs one item to /ingest; anything but 200 throws, with the API's answer. */
+export async function ingest(api: TestApi, headers: Record<string, string>, body: unknown) {
+  const response = await api.request('POST', '/ingest', { body, headers });
+  if (response.status !== 200) throw new Error(`POST /ingest answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as { status: string; jobId: string };
+}
+
+/** Ingests one item and waits until its job is final; returns the job. */
+export async function ingestAndWait(api: TestApi, headers: Record<string, string>, body: unknown) {
+  const { jobId } = await ingest(api, headers, body);
+  return (await waitForJobs(api, headers, [jobId])).get(jobId)!;
+}
+
+/** Searches a knowledge base as its API does (at most `limit` sources, best first); anything but 200 throws. */
+export async function search(api: TestApi, headers: Record<string, string>, kb: string, q: string, limit = 10) {
+  const response = await api.request('GET', `/knowledge-bases/${kb}/search?q=${encodeURIComponent(q)}&limit=${limit}`, {
+    headers,
+  });
+  if (response.status !== 200) throw new Error(`search answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body.results as Array<Record<string, any>>;
 }
 
 /** A tenant that may import and read, with its default knowledge base. */

@@ -7,9 +7,11 @@ import { listReleases } from './build/releases.js';
 
 /*
  * The size budget of the widget files, gzipped as they travel: the loader at most 1,024 bytes, the
- * widget at most 30 kB (the published interface allows about 150 kB: we keep to a fifth of that).
+ * widget at most 16 kB. The widget is about 14 kB today (14,046 bytes when the budget was set):
+ * the budget leaves it room to grow a little, but a change that doubles it fails here. The
+ * published interface allows about 150 kB; we keep to about a tenth of that.
  */
-const budget = { 'loader.js': 1_024, 'widget.js': 30_000 };
+const budget = { 'loader.js': 1_024, 'widget.js': 16_000 };
 const releasesDir = fileURLToPath(new URL('./releases', import.meta.url));
 
 test('the loader and the widget built from the current source stay within their budgets', async (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startTestApi, type TestApi } from '#testing/api.js';
+import { createTenant, startTestApi, type TestApi } from '#testing/api.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from '../schemas/common.js';
 import {
@@ -21,11 +21,6 @@ test.after.always(() => api?.close());
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-async function newTenant(name = 'Acme') {
-  const response = await api.admin('POST', '/admin/tenants', { name });
-  return response.body as { id: string; name: string; defaultKnowledgeBaseId: string };
-}
-
 test('POST /admin/tenants creates a tenant with a default knowledge base', async (t) => {
   const response = await api.admin('POST', '/admin/tenants', { name: 'Acme' });
   t.is(response.status, 201);
@@ -42,7 +37,7 @@ test('POST /admin/tenants creates a tenant with a default knowledge base', async
 });
 
 test('GET /admin/tenants/{id} reads a tenant, 404 for an unknown one', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const found = await api.admin('GET', `/admin/tenants/${tenant.id}`);
   t.is(found.status, 200);
   t.deepEqual(found.body, { ...tenant });
@@ -54,7 +49,7 @@ test('GET /admin/tenants/{id} reads a tenant, 404 for an unknown one', async (t)
 });
 
 test('POST /admin/tenants/{id}/knowledge-bases creates a UUID-identified knowledge base', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const response = await api.admin('POST', `/admin/tenants/${tenant.id}/knowledge-bases`, { name: 'Help centre' });
   t.is(response.status, 201);
   assertMatchesSchema(t, knowledgeBaseResponse, response.body);
@@ -71,7 +66,7 @@ test('POST /admin/tenants/{id}/knowledge-bases creates a UUID-identified knowled
 });
 
 test('POST /admin/tenants/{id}/api-keys shows the secret once; listing never does', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const created = await api.admin('POST', `/admin/tenants/${tenant.id}/api-keys`, {
     name: 'Shop sync',
     scopes: ['iq:import', 'iq:read'],
@@ -94,7 +89,7 @@ test('POST /admin/tenants/{id}/api-keys shows the secret once; listing never doe
 });
 
 test('API key creation accepts exactly the contract scopes, and past expiry dates', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const bad = await api.admin('POST', `/admin/tenants/${tenant.id}/api-keys`, { name: 'k', scopes: ['iq:import', 'admin:all'] });
   t.is(bad.status, 400);
   t.is(bad.body.error.code, 'invalid_payload');
@@ -116,7 +111,7 @@ test('API key creation accepts exactly the contract scopes, and past expiry date
 });
 
 test('PATCH /admin/tenants/{id}/api-keys/{keyId} deactivates, and only deactivates', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const key = (await api.admin('POST', `/admin/tenants/${tenant.id}/api-keys`, { name: 'k', scopes: ['iq:read'] })).body;
 
   const reactivate = await api.admin('PATCH', `/admin/tenants/${tenant.id}/api-keys/${key.id}`, { active: true });
@@ -128,13 +123,13 @@ test('PATCH /admin/tenants/{id}/api-keys/{keyId} deactivates, and only deactivat
   t.false(response.body.active);
   t.is(response.body.key, undefined);
 
-  const other = await newTenant('Other');
+  const other = await createTenant(api, 'Other');
   t.is((await api.admin('PATCH', `/admin/tenants/${other.id}/api-keys/${key.id}`, { active: false })).status, 404);
   t.is((await api.admin('PATCH', `/admin/tenants/${tenant.id}/api-keys/nope`, { active: false })).status, 404);
 });
 
 test('POST /admin/tenants/{id}/operators makes an op_ key on the default knowledge base', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const response = await api.admin('POST', `/admin/tenants/${tenant.id}/operators`, {
     name: 'Support bot',
     allowedDomains: ['example.com', '*.example.com', 'https://app.example.com'],
@@ -159,8 +154,8 @@ test('POST /admin/tenants/{id}/operators makes an op_ key on the default knowled
 });
 
 test('operators refuse bad domain patterns and another tenant’s knowledge base', async (t) => {
-  const tenant = await newTenant();
-  const other = await newTenant('Other');
+  const tenant = await createTenant(api);
+  const other = await createTenant(api, 'Other');
   const badDomain = await api.admin('POST', `/admin/tenants/${tenant.id}/operators`, {
     name: 'bot',
     allowedDomains: ['example.com', 'not a domain', 'ftp://x.com'],
@@ -186,7 +181,7 @@ test('operators refuse bad domain patterns and another tenant’s knowledge base
 });
 
 test('PATCH /admin/tenants/{id}/operators/{operatorId} changes only what is sent', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const second = (await api.admin('POST', `/admin/tenants/${tenant.id}/knowledge-bases`, { name: 'Second' })).body;
   const operator = (await api.admin('POST', `/admin/tenants/${tenant.id}/operators`, { name: 'bot', locale: 'en' })).body;
 
@@ -208,7 +203,7 @@ test('PATCH /admin/tenants/{id}/operators/{operatorId} changes only what is sent
 });
 
 test('POST /admin/tenants/{id}/users shows the token once; e-mails are unique per tenant', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const response = await api.admin('POST', `/admin/tenants/${tenant.id}/users`, {
     name: 'Ada',
     email: 'ada@example.com',
@@ -241,7 +236,7 @@ test('POST /admin/tenants/{id}/users shows the token once; e-mails are unique pe
 });
 
 test('the admin routes want the admin token and nothing else', async (t) => {
-  const tenant = await newTenant();
+  const tenant = await createTenant(api);
   const key = (await api.admin('POST', `/admin/tenants/${tenant.id}/api-keys`, { name: 'k', scopes: ['iq:import'] })).body.key;
 
   const missing = await api.request('POST', '/admin/tenants', { body: { name: 'x' } });

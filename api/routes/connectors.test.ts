@@ -4,7 +4,7 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { createConnectorRecords } from '#connectors/records.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createTemporalClient } from '#platform/temporal.js';
-import { startTestApi, type TestApi } from '#testing/api.js';
+import { everythingStored, startTestApi, type TestApi } from '#testing/api.js';
 import { connectingTenant, type ConnectingTenant } from '#testing/connectors.js';
 import { startFakeCms, type FakeCms } from '#testing/fake-cms.js';
 import { startFakeShop, type FakeShop } from '#testing/fake-shop.js';
@@ -617,14 +617,7 @@ test('at rest the secrets are sealed: the Redis hash holds none of them in plain
   }
 
   // Nor anywhere else this API wrote.
-  const everything: string[] = [];
-  for await (const key of api.redis.scanIterator({ MATCH: `${api.config.redis.prefix}:*` })) {
-    const type = await api.redis.type(key);
-    everything.push(key);
-    if (type === 'hash') everything.push(...Object.entries(await api.redis.hGetAll(key)).flat());
-    if (type === 'string') everything.push((await api.redis.get(key)) ?? '');
-  }
-  const text = everything.join('\n');
+  const text = await everythingStored(api);
   for (const value of [...secretsOf(bodies.shop), ...secretsOf(bodies.cms)]) t.false(text.includes(value));
 });
 

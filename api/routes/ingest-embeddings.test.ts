@@ -2,7 +2,7 @@ import test from 'ava';
 import { collectionName } from '#knowledge/chunk-index.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from '#testing/fake-embeddings-server.js';
-import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { importingTenant, ingestAndWait, item, search, startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 
 // The OpenAI-compatible provider, against a local fake of the embeddings API that counts its calls.
 let embeddings: FakeEmbeddingsServer;
@@ -24,15 +24,6 @@ test.after.always(async () => {
   await embeddings?.close();
 });
 
-async function ingestAndWait(headers: Record<string, string>, body: unknown) {
-  const { jobId } = (await stack.api.request('POST', '/ingest', { body, headers })).body;
-  return (await waitForJobs(stack.api, headers, [jobId])).get(jobId)!;
-}
-
-async function search(headers: Record<string, string>, kb: string, q: string) {
-  return (await stack.api.request('GET', `/knowledge-bases/${kb}/search?q=${encodeURIComponent(q)}`, { headers })).body.results;
-}
-
 test.serial('metadataOnly replaces url, metadata and sourceData without calling the embedder', async (t) => {
   const { headers, kb } = await importingTenant(stack.api);
   const data = {
@@ -40,10 +31,11 @@ test.serial('metadataOnly replaces url, metadata and sourceData without calling 
     content: 'Pulls a rich espresso in thirty seconds.',
     url: 'https://shop.example.com/old',
   };
-  t.is((await ingestAndWait(headers, item('espresso', { ...data, metadata: { price: 300 } }))).status, 'searchable');
+  t.is((await ingestAndWait(stack.api, headers, item('espresso', { ...data, metadata: { price: 300 } }))).status, 'searchable');
 
   const callsBefore = embeddings.calls.length;
   const updated = await ingestAndWait(
+    stack.api,
     headers,
     item(
       'espresso',
@@ -54,7 +46,7 @@ test.serial('metadataOnly replaces url, metadata and sourceData without calling 
   t.is(updated.status, 'metadata_updated');
   t.is(embeddings.calls.length, callsBefore, 'no embeddings call for a metadata-only update');
 
-  const [hit] = await search(headers, kb, 'espresso');
+  const [hit] = await search(stack.api, headers, kb, 'espresso');
   t.like(hit, {
     externalId: 'espresso',
     url: 'https://shop.example.com/new',
@@ -66,6 +58,7 @@ test.serial('metadataOnly replaces url, metadata and sourceData without calling 
 test.serial('metadataOnly for an item never ingested fails with not_indexed', async (t) => {
   const { headers } = await importingTenant(stack.api);
   const job = await ingestAndWait(
+    stack.api,
     headers,
     item('ghost', { title: 'Ghost', content: 'Never ingested.' }, { options: { metadataOnly: true } }),
   );
@@ -77,7 +70,7 @@ test.serial('the provider and model are recorded with each chunk, in a collectio
   const { headers, kb } = await importingTenant(stack.api);
   const callsBefore = embeddings.calls.length;
   t.is(
-    (await ingestAndWait(headers, item('model', { title: 'Model', content: 'Which model embedded me?' }))).status,
+    (await ingestAndWait(stack.api, headers, item('model', { title: 'Model', content: 'Which model embedded me?' }))).status,
     'searchable',
   );
   const call = embeddings.calls.slice(callsBefore).find((c) => c.status === 200);
@@ -104,18 +97,21 @@ test.serial('transient provider errors are retried until the item is searchable'
   const { headers } = await importingTenant(stack.api);
   // More failures than the client's own retries: the activity's retry policy has to take over.
   embeddings.failNext(7, 500, { retryAfterMs: 10 });
-  const job = await ingestAndWait(headers, item('flaky', { title: 'Flaky', content: 'Survives a provider outage.' }));
+  const job = await ingestAndWait(stack.api, headers, item('flaky', { title: 'Flaky', content: 'Survives a provider outage.' }));
   t.is(job.status, 'searchable');
 });
 
 test.serial('a provider that refuses the request fails the item for good, with its code', async (t) => {
   const { headers } = await importingTenant(stack.api);
   embeddings.failNext(1, 400);
-  const job = await ingestAndWait(headers, item('refused', { title: 'Refused', content: 'The provider says no.' }));
+  const job = await ingestAndWait(stack.api, headers, item('refused', { title: 'Refused', content: 'The provider says no.' }));
   t.is(job.status, 'failed');
   t.is(job.error?.code, 'embedding_rejected');
   t.false(JSON.stringify(job).includes(apiKey));
 
   // The failure is not sticky: the next version goes through.
-  t.is((await ingestAndWait(headers, item('refused', { title: 'Refused', content: 'Now it says yes.' }))).status, 'searchable');
+  t.is(
+    (await ingestAndWait(stack.api, headers, item('refused', { title: 'Refused', content: 'Now it says yes.' }))).status,
+    'searchable',
+  );
 });

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import {
+  importingTenant,
+  ingest,
+  ingestAndWait,
+  item,
+  search,
+  startIngestionStack,
+  waitForJobs,
+  type IngestionStack,
+} from '#testing/ingestion.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { bulkQueuedResponse, jobResponse, queuedResponse, searchResponse } from '../schemas/ingest.js';
 
@@ -12,28 +21,9 @@ test.after.always(() => stack?.close());
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-async function ingest(headers: Record<string, string>, body: unknown) {
-  const response = await stack.api.request('POST', '/ingest', { body, headers });
-  if (response.status !== 200) throw new Error(`POST /ingest answered ${response.status}: ${JSON.stringify(response.body)}`);
-  return response.body as { status: string; jobId: string };
-}
-
-async function ingestAndWait(headers: Record<string, string>, body: unknown) {
-  const { jobId } = await ingest(headers, body);
-  return (await waitForJobs(stack.api, headers, [jobId])).get(jobId)!;
-}
-
-async function search(headers: Record<string, string>, kb: string, q: string, limit = 10) {
-  const response = await stack.api.request('GET', `/knowledge-bases/${kb}/search?q=${encodeURIComponent(q)}&limit=${limit}`, {
-    headers,
-  });
-  if (response.status !== 200) throw new Error(`search answered ${response.status}: ${JSON.stringify(response.body)}`);
-  return response.body.results as Array<Record<string, any>>;
-}
-
 test('one item goes from POST to searchable, and search returns what was kept with it', async (t) => {
   const { headers, kb } = await importingTenant(stack.api);
-  const accepted = await ingest(headers, {
+  const accepted = await ingest(stack.api, headers, {
     ...item('sku-42', {
       title: 'Trail running shoe',
       content: '<p>A light <strong>trail running</strong> shoe with a grippy sole &amp; a waterproof upper.</p>',
@@ -73,16 +63,21 @@ test('one item goes from POST to searchable, and search returns what was kept wi
 
 test('sending the pair again updates the item in place', async (t) => {
   const { headers, kb } = await importingTenant(stack.api);
-  await ingestAndWait(headers, item('doc-1', { title: 'Returns', content: 'Parcels go back by pigeon post within 30 days.' }));
-  t.is((await search(headers, kb, 'pigeon')).length, 1);
+  await ingestAndWait(
+    stack.api,
+    headers,
+    item('doc-1', { title: 'Returns', content: 'Parcels go back by pigeon post within 30 days.' }),
+  );
+  t.is((await search(stack.api, headers, kb, 'pigeon')).length, 1);
 
   const job = await ingestAndWait(
+    stack.api,
     headers,
     item('doc-1', { title: 'Returns', content: 'Parcels go back by courier within 60 days.' }),
   );
   t.is(job.status, 'searchable');
-  t.deepEqual(await search(headers, kb, 'pigeon'), []);
-  const results = await search(headers, kb, 'courier parcels');
+  t.deepEqual(await search(stack.api, headers, kb, 'pigeon'), []);
+  const results = await search(stack.api, headers, kb, 'courier parcels');
   t.is(results.length, 1);
   t.regex(results[0]!.snippet, /courier within 60 days/);
 });
@@ -91,33 +86,34 @@ test('an unchanged hash is skipped; forceRefresh processes it anyway', async (t)
   const { headers, kb } = await importingTenant(stack.api);
   const data = { title: 'Opening hours', content: 'We open at nine on weekdays.' };
   const hash = sha256(data.title + data.content);
-  t.is((await ingestAndWait(headers, item('hours', { ...data, hash }))).status, 'searchable');
+  t.is((await ingestAndWait(stack.api, headers, item('hours', { ...data, hash }))).status, 'searchable');
 
   const changedButSameHash = { title: 'Opening hours', content: 'We open at ten on weekdays.', hash };
-  t.is((await ingestAndWait(headers, item('hours', changedButSameHash))).status, 'skipped');
-  t.is((await search(headers, kb, 'ten weekdays'))[0]?.snippet, 'We open at nine on weekdays.');
+  t.is((await ingestAndWait(stack.api, headers, item('hours', changedButSameHash))).status, 'skipped');
+  t.is((await search(stack.api, headers, kb, 'ten weekdays'))[0]?.snippet, 'We open at nine on weekdays.');
 
-  const forced = await ingestAndWait(headers, item('hours', changedButSameHash, { options: { forceRefresh: true } }));
+  const forced = await ingestAndWait(stack.api, headers, item('hours', changedButSameHash, { options: { forceRefresh: true } }));
   t.is(forced.status, 'searchable');
-  t.is((await search(headers, kb, 'ten weekdays'))[0]?.snippet, 'We open at ten on weekdays.');
+  t.is((await search(stack.api, headers, kb, 'ten weekdays'))[0]?.snippet, 'We open at ten on weekdays.');
 });
 
 test('items without a knowledge base go to the default one; with one, to that one', async (t) => {
   const { tenant, headers, kb } = await importingTenant(stack.api);
   const other = (await stack.api.admin('POST', `/admin/tenants/${tenant.id}/knowledge-bases`, { name: 'Second' })).body
     .id as string;
-  await ingestAndWait(headers, item('a', { title: 'Default base', content: 'Stored in the default knowledge base.' }));
+  await ingestAndWait(stack.api, headers, item('a', { title: 'Default base', content: 'Stored in the default knowledge base.' }));
   await ingestAndWait(
+    stack.api,
     headers,
     item('b', { title: 'Second base', content: 'Stored in the second knowledge base.' }, { knowledgeBaseId: other }),
   );
 
   t.deepEqual(
-    (await search(headers, kb, 'stored knowledge base')).map((r) => r.externalId),
+    (await search(stack.api, headers, kb, 'stored knowledge base')).map((r) => r.externalId),
     ['a'],
   );
   t.deepEqual(
-    (await search(headers, other, 'stored knowledge base')).map((r) => r.externalId),
+    (await search(stack.api, headers, other, 'stored knowledge base')).map((r) => r.externalId),
     ['b'],
   );
 });
@@ -127,14 +123,14 @@ test('sending the pair with another knowledge base moves the item', async (t) =>
   const other = (await stack.api.admin('POST', `/admin/tenants/${tenant.id}/knowledge-bases`, { name: 'Archive' })).body
     .id as string;
   const data = { title: 'Warranty', content: 'Two years of warranty on every kettle.' };
-  await ingestAndWait(headers, item('warranty', data));
-  t.is((await search(headers, kb, 'kettle warranty')).length, 1);
+  await ingestAndWait(stack.api, headers, item('warranty', data));
+  t.is((await search(stack.api, headers, kb, 'kettle warranty')).length, 1);
 
-  const moved = await ingestAndWait(headers, item('warranty', data, { knowledgeBaseId: other }));
+  const moved = await ingestAndWait(stack.api, headers, item('warranty', data, { knowledgeBaseId: other }));
   t.is(moved.status, 'searchable');
   t.is(moved.knowledgeBaseId, other);
-  t.deepEqual(await search(headers, kb, 'kettle warranty'), []);
-  t.is((await search(headers, other, 'kettle warranty')).length, 1);
+  t.deepEqual(await search(stack.api, headers, kb, 'kettle warranty'), []);
+  t.is((await search(stack.api, headers, other, 'kettle warranty')).length, 1);
 });
 
 test('a bulk of 100 is queued in order and all of it becomes searchable', async (t) => {
@@ -154,19 +150,23 @@ test('a bulk of 100 is queued in order and all of it becomes searchable', async 
 
   const jobs = await waitForJobs(stack.api, headers, response.body.jobIds, 120_000);
   t.is([...jobs.values()].filter((job) => job.status === 'searchable').length, 100);
-  const [hit] = await search(headers, kb, 'model W57', 1);
+  const [hit] = await search(stack.api, headers, kb, 'model W57', 1);
   t.is(hit?.externalId, 'bulk-57');
 });
 
 test('jobs and search belong to their tenant', async (t) => {
   const mine = await importingTenant(stack.api);
   const theirs = await importingTenant(stack.api);
-  await ingestAndWait(mine.headers, item('secret-recipe', { title: 'Secret recipe', content: 'Add a pinch of saffron.' }));
+  await ingestAndWait(
+    stack.api,
+    mine.headers,
+    item('secret-recipe', { title: 'Secret recipe', content: 'Add a pinch of saffron.' }),
+  );
 
   t.is((await stack.api.request('GET', '/ingest/jobs/shop-secret-recipe', { headers: theirs.headers })).status, 404);
   const foreign = await stack.api.request('GET', `/knowledge-bases/${mine.kb}/search?q=saffron`, { headers: theirs.headers });
   t.is(foreign.status, 403);
-  t.deepEqual(await search(theirs.headers, theirs.kb, 'saffron'), []);
+  t.deepEqual(await search(stack.api, theirs.headers, theirs.kb, 'saffron'), []);
 
   const foreignIngest = await stack.api.request('POST', '/ingest', {
     body: item('x', { title: 'x', content: 'x' }, { knowledgeBaseId: mine.kb }),

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import test from 'ava';
-import { createTenantWithKey, startTestApi, type TestApi } from '#testing/api.js';
+import { createTenant, createTenantWithKey, everythingStored, startTestApi, type TestApi } from '#testing/api.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from '../schemas/common.js';
 import { credentialResponse, webhookInfoResponse } from '../schemas/messaging-connections.js';
@@ -20,7 +20,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A tenant with an operator, an admin and an agent. */
 async function newTenant(target: TestApi = api, { withOperator = true } = {}) {
-  const tenant = (await target.admin('POST', '/admin/tenants', { name: 'Shop' })).body;
+  const tenant = await createTenant(target, 'Shop');
   const operator = withOperator
     ? (await target.admin('POST', `/admin/tenants/${tenant.id}/operators`, { name: 'Shop assistant' })).body
     : undefined;
@@ -56,19 +56,6 @@ async function connect(headers: Record<string, string>, body = credential(), tar
 
 const webhookInfo = (connectionId: string, headers: Record<string, string>, target: TestApi = api) =>
   target.request('GET', `/integrations/app-connections/${connectionId}/webhook-info`, { headers });
-
-/** Every key and value this test's API wrote to Redis. */
-async function everythingStored(): Promise<string> {
-  const parts: string[] = [];
-  for await (const key of api.redis.scanIterator({ MATCH: `${api.config.redis.prefix}:*` })) {
-    const type = await api.redis.type(key);
-    parts.push(key);
-    if (type === 'hash') parts.push(...Object.entries(await api.redis.hGetAll(key)).flat());
-    if (type === 'string') parts.push((await api.redis.get(key)) ?? '');
-    if (type === 'zset') parts.push(...(await api.redis.zRange(key, 0, -1)));
-  }
-  return parts.join('\n');
-}
 
 test('an admin connects a number: 201 with the credential and its connection, never a secret', async (t) => {
   const { operator, admin } = await newTenant();
@@ -258,7 +245,7 @@ test('no secret is stored in plain text, and none reaches the log', async (t) =>
   await connect(admin, credential({ accessToken: rejectedToken, phoneNumber: 'not a number' }));
   const secrets = [body.data.accessToken, body.data.appSecret, verifyToken, rejectedToken];
 
-  const stored = await everythingStored();
+  const stored = await everythingStored(api);
   t.true(stored.includes(created.body.connectionId), 'the connection is stored');
   for (const secret of secrets) t.false(stored.includes(secret));
 

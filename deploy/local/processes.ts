@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { poll } from '#platform/poll.js';
 import { log } from './output.js';
 
 export interface ProcessSpec {
@@ -128,12 +129,15 @@ export async function waitUntil(
   check: () => Promise<boolean>,
   options: { timeoutMs: number; process?: ManagedProcess; logFile?: string },
 ): Promise<void> {
-  const deadline = Date.now() + options.timeoutMs;
-  while (Date.now() < deadline) {
-    if (options.process && !options.process.alive) throw new Error(`${what} exited while starting${logTail(options.logFile)}`);
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const ready = await poll(
+    async () => {
+      if (options.process && !options.process.alive) throw new Error(`${what} exited while starting${logTail(options.logFile)}`);
+      return check().catch(() => false);
+    },
+    Boolean,
+    { timeoutMs: options.timeoutMs, intervalMs: 250 },
+  );
+  if (ready) return;
   await options.process?.stop();
   throw new Error(`${what} was not ready within ${options.timeoutMs / 1000} s${logTail(options.logFile)}`);
 }

@@ -1,0 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Reads `read()` until `done` says its value is the one awaited or `timeoutMs` has passed, waiting
+ * `intervalMs` between reads; returns the last value either way, so that the caller says what a
+ * timeout means: a test asserts on the value, a start-up or a measurement throws. The one polling
+ * loop of the tests, the benchmarks and the local stack (which is why it lives here and not in
+ * `testing/`: `deploy/local/` must not import test code).
+ */
+export async function poll<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  { timeoutMs, intervalMs }: { timeoutMs: number; intervalMs: number },
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(intervalMs);
+  }
+}
