@@ -8,6 +8,7 @@ import { createTenancy, type Tenancy } from '#tenancy/index.js';
 import { wireApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
 import { testConfig } from './config.js';
+import { createResponseChecker } from './response-conformance.js';
 import { deleteKeys } from './redis.js';
 
 export interface TestApi {
@@ -45,6 +46,9 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
   const redis = createRedisClient(config.redis.url, logger);
   await redis.connect();
 
+  // Every answer a test sees is checked against what the API documents about itself.
+  const problemOf = createResponseChecker(await (await fetch(`${url}/openapi.json`)).json());
+
   const request: TestApi['request'] = async (method, path, options = {}) => {
     const response = await fetch(url + path, {
       method,
@@ -60,6 +64,8 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
     } catch {
       // not JSON: keep the text
     }
+    const problem = problemOf({ method, path, status: response.status, contentType: response.headers.get('content-type'), body });
+    if (problem) throw new Error(`${method} ${path} answered ${response.status} unlike its documentation: ${problem}\n${text.slice(0, 2_000)}`);
     return { status: response.status, headers: response.headers, body };
   };
 

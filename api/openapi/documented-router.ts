@@ -70,7 +70,7 @@ export class DocumentedRouter<State = object> {
 
   private add(method: Method, path: string, spec: OperationSpec, handlers: RouterMiddleware<State>[]) {
     const errors = [
-      ...new Set([...this.defaults.errors, ...(spec.body || spec.query ? [400] : []), ...(spec.errors ?? [])]),
+      ...new Set([...this.defaults.errors, ...requestErrors(spec), ...(spec.errors ?? [])]),
     ].sort();
     this.operations.push({ ...spec, ...this.defaults, method, path, errors });
     const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
@@ -81,4 +81,10 @@ export class DocumentedRouter<State = object> {
     this.router[method](koaPath, ...([...validation, ...handlers] as never[]));
     return this;
   }
+}
+
+/** What the request's own body and query can be refused with: invalid (400); a body too large (413) or not JSON (415). */
+function requestErrors(spec: OperationSpec): number[] {
+  if (spec.body) return [400, 413, 415];
+  return spec.query ? [400] : [];
 }

@@ -226,7 +226,7 @@ export function createChatRouter({
         "Server-sent events of everything that happens from now on (or after `Last-Event-ID`): new messages (an agent's replies too), status changes, and the AI's tokens while it answers.",
       headers: [visitorToken, { name: 'Last-Event-ID', required: false, description: 'Resume after this event id.' }],
       responses: { 200: { description: 'The event stream', schema: eventStreamSchema, contentType: 'text/event-stream' } },
-      errors: [404],
+      errors: [400, 404],
     },
     ...visitor,
     async (ctx) => {

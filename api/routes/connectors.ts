@@ -64,7 +64,11 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
   }
 
   async function present(connector: Connector) {
-    const [status, schedule] = await Promise.all([syncState.status(connector.id), schedules.state(connector)]);
+    // The watermark (where the next incremental sync starts reading) stays inside: it is how a sync works, not what it did.
+    const [{ watermark: _watermark, ...status }, schedule] = await Promise.all([
+      syncState.status(connector.id),
+      schedules.state(connector),
+    ]);
     const { id, kind, name, knowledgeBaseId, integrationId, syncEveryMinutes, createdAt } = connector;
     return {
       id,
