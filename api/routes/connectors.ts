@@ -56,7 +56,7 @@ interface CmsBody {
 export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
   const { tenancy, connectors, setup, syncState, schedules } = deps;
   const router = new DocumentedRouter<UserState>({ tags: ['Connectors'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(requireUser(tenancy, ['admin']) as never);
+  router.use(requireUser(tenancy, ['admin']));
 
   async function knowledgeBaseFor(tenantId: string, knowledgeBaseId: string | undefined): Promise<string> {
     if (knowledgeBaseId) return (await ownedKnowledgeBase(tenancy, tenantId, knowledgeBaseId)).id;

@@ -36,7 +36,7 @@ interface CreateCredentialBody {
  */
 export function createIntegrationsRouter({ tenancy, connections, publicBaseUrl, allowDevelopmentMode }: IntegrationsRouterDeps) {
   const router = new DocumentedRouter<UserState>({ tags: ['Integrations'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(requireUser(tenancy, ['admin']) as never);
+  router.use(requireUser(tenancy, ['admin']));
 
   router.post(
     '/integrations/credentials',

@@ -67,7 +67,7 @@ export function createAgentRouter({
   inboxIntervalMs = 2_000,
 }: AgentRouterDeps) {
   const router = new DocumentedRouter<UserState>({ tags: ['Agent inbox'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(tokenFromQuery(isStreamPath) as never, requireUser(tenancy, ['admin', 'agent']) as never);
+  router.use(tokenFromQuery(isStreamPath), requireUser(tenancy, ['admin', 'agent']));
 
   const agentOf = (user: UserState['user']): Agent => ({ agentId: user.id, name: user.name });
   const detailed = async (record: ConversationRecord) => ({
