@@ -74,7 +74,7 @@ export function createChatRouter({
     anonymous,
     async (ctx) => {
       const { operator } = ctx.state;
-      const locale = resolveLocale((ctx.state.query?.locale as string | undefined) ?? operator.locale);
+      const locale = resolveLocale(ctx.state.query.locale ?? operator.locale);
       const strings = stringsFor(locale);
       ctx.body = {
         operatorId: operator.id,
@@ -98,7 +98,7 @@ export function createChatRouter({
     anonymous,
     async (ctx) => {
       const { operator } = ctx.state;
-      const body = ctx.request.body as { contact?: Record<string, string>; locale?: string };
+      const { body } = ctx.request;
       const { ref, record, visitorToken, greeting } = await startConversation(operator, { contact: body.contact ?? {}, locale: body.locale });
       ctx.status = 201;
       ctx.body = {
@@ -146,7 +146,7 @@ export function createChatRouter({
     async (ctx) => {
       const { conversation } = ctx.state;
       if (conversation.status === 'closed') throw conversationClosed();
-      const { text, messageId = randomUUID() } = ctx.request.body as { text: string; messageId?: string };
+      const { text, messageId = randomUUID() } = ctx.request.body;
 
       const replyEvents = new Set(['token', 'reset', 'citations', 'done']);
       const pending: Array<[string, unknown]> = [];

@@ -1,10 +1,5 @@
 import type { Operator, Tenancy } from '#tenancy/index.js';
-import {
-  PhoneNumberTakenError,
-  type MessagingConnection,
-  type MessagingConnections,
-  type NewConnection,
-} from '#messaging/connections.js';
+import { PhoneNumberTakenError, type MessagingConnection, type MessagingConnections } from '#messaging/connections.js';
 import { conflict, invalidPayload } from '../errors.js';
 import { requireUser } from '../middleware/user-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
@@ -19,13 +14,6 @@ export interface IntegrationsRouterDeps {
   publicBaseUrl: string;
   /** False in production, where a connection that accepts unsigned deliveries is refused. */
   allowDevelopmentMode: boolean;
-}
-
-interface CreateCredentialBody {
-  type: 'messaging_api';
-  name: string;
-  data: Omit<NewConnection, 'name' | 'operatorId'>;
-  operatorId?: string;
 }
 
 /**
@@ -53,7 +41,7 @@ export function createIntegrationsRouter({ tenancy, connections, publicBaseUrl, 
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
-      const { name, data, operatorId } = ctx.request.body as CreateCredentialBody;
+      const { name, data, operatorId } = ctx.request.body;
       if (data.developmentMode && !allowDevelopmentMode) {
         throw invalidPayload('Development mode accepts unsigned deliveries and is not available in production.', [
           { path: '/data/developmentMode', message: 'must be false in production' },
