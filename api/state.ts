@@ -2,12 +2,14 @@ import type { Logger } from '#platform/logger.js';
 import type { ConversationRecord } from '#conversations/records.js';
 import type { ApiKey, Operator, User } from '#tenancy/index.js';
 
-/** What the middleware learns about a request, typed for every router (`new Router<ApiState>()`). */
+/**
+ * What the middleware learns about a request, typed for every router (`new Router<ApiState>()`).
+ * A route with a query schema also finds the validated query in `query`, typed from that schema
+ * (`DocumentedRouter`).
+ */
 export interface ApiState {
   requestId: string;
   log: Logger;
-  /** The query string, checked and typed by `validateQuery`. */
-  query?: Record<string, unknown>;
   /** Set by API-key authentication; the tenant always comes from here, never from a body. */
   apiKey?: ApiKey;
 }

@@ -11,9 +11,10 @@ export const scannedConversations = 1_000;
 /** The statuses the inbox shows by default: the conversations that need a person. */
 export const needsPerson: readonly ConversationStatus[] = ['waiting_for_agent', 'agent'];
 
+/** Which conversations the inbox lists; without a status, those that need a person; without a channel, every channel. */
 export interface InboxFilter {
-  status: ConversationStatus | 'all' | undefined;
-  channel: Channel | undefined;
+  status?: ConversationStatus | 'all';
+  channel?: Channel;
   limit: number;
 }
 

@@ -1,20 +1,55 @@
 import Router, { type RouterMiddleware } from '@koa/router';
-import type { Middleware } from 'koa';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { DefaultContext, Middleware } from 'koa';
 import { validateBody, validateQuery } from '../middleware/validate-body.js';
 
 export type Security = 'none' | 'admin' | 'apiKey' | 'userToken' | 'operatorKey';
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
+/** A JSON Schema of a request part: an object, with its literal type kept (`as const`, `objectOf`). */
+export type RequestSchema = Exclude<JSONSchema, boolean>;
+
+/** The schema of a request part a route may leave out. */
+type MaybeSchema = RequestSchema | undefined;
+
+/**
+ * What a request body that passed its schema is. The body validator fills in no defaults, so a
+ * property with a `default` may still be missing.
+ */
+export type BodyOf<Schema extends RequestSchema> = FromSchema<Schema, { keepDefaultedPropertiesOptional: true }>;
+
+/** What a query that passed its schema is: `validateQuery` fills in the defaults. */
+export type QueryOf<Schema extends RequestSchema> = FromSchema<Schema>;
+
+/** The state a route's handlers see besides the router's: the validated query, when the route has one. */
+export type QueryState<Query extends MaybeSchema> = Query extends RequestSchema ? { query: QueryOf<Query> } : {};
+
+/** The context a route's handlers see besides Koa's and the router's: the validated body, when the route has one. */
+export type BodyContext<Body extends MaybeSchema> = Body extends RequestSchema
+  ? DefaultContext & { request: { body: BodyOf<Body> } }
+  : DefaultContext;
+
+/**
+ * A middleware or handler of one route, in @koa/router's terms: `State` is the router's state with
+ * whatever the route's own middleware adds (`T` of the route methods), and the body and query are
+ * typed from the schemas that validated them.
+ */
+export type RouteMiddleware<
+  State,
+  Body extends MaybeSchema = undefined,
+  Query extends MaybeSchema = undefined,
+> = RouterMiddleware<State & QueryState<Query>, BodyContext<Body>>;
+
 /** What the OpenAPI document says about one route; the same schema validates the request. */
-export interface OperationSpec {
+export interface OperationSpec<Body extends MaybeSchema = MaybeSchema, Query extends MaybeSchema = MaybeSchema> {
   summary: string;
   description?: string;
   /** JSON Schema of the request body, enforced by `validateBody` before the handler runs. */
-  body?: object;
+  body?: Body;
   /** The body may be left out; it is then validated (and handled) as `{}`. */
   bodyOptional?: boolean;
   /** JSON Schema of the query parameters (an object schema), enforced by `validateQuery`. */
-  query?: object;
+  query?: Query;
   /** Request headers the route reads, besides the security scheme's. */
   headers?: Array<{ name: string; required: boolean; description: string }>;
   /** Success responses, by status; JSON unless `contentType` says otherwise. */
@@ -36,6 +71,10 @@ export interface Operation extends OperationSpec {
  * A router whose routes describe themselves. Registering a route records its operation, so the
  * OpenAPI document lists exactly the routes that exist, with the schemas that validate them.
  * Paths are written the OpenAPI way (`/tenants/{tenantId}`).
+ *
+ * The handlers' `ctx.request.body` and `ctx.state.query` are typed from the route's `body` and
+ * `query` schemas. As with @koa/router, a route's middleware may add to the router's state (a
+ * `Middleware<VisitorState>` on a `ChatState` router): `T`, inferred from them, is what they add.
  */
 export class DocumentedRouter<State = object> {
   readonly router = new Router<State>();
@@ -43,42 +82,69 @@ export class DocumentedRouter<State = object> {
 
   constructor(private readonly defaults: { tags: string[]; security: Security; scope?: string; errors: number[] }) {}
 
-  get(path: string, spec: OperationSpec, ...handlers: RouterMiddleware<State>[]) {
-    return this.add('get', path, spec, handlers);
+  // Each method hands its type arguments on to `add` by name: inferring them again from the
+  // handlers' types would send the compiler through `FromSchema` too deep.
+
+  get<const Body extends MaybeSchema = undefined, const Query extends MaybeSchema = undefined, T = {}>(
+    path: string,
+    spec: OperationSpec<Body, Query>,
+    ...handlers: RouteMiddleware<State & T, Body, Query>[]
+  ) {
+    return this.add<Body, Query, T>('get', path, spec, handlers);
   }
-  post(path: string, spec: OperationSpec, ...handlers: RouterMiddleware<State>[]) {
-    return this.add('post', path, spec, handlers);
+  post<const Body extends MaybeSchema = undefined, const Query extends MaybeSchema = undefined, T = {}>(
+    path: string,
+    spec: OperationSpec<Body, Query>,
+    ...handlers: RouteMiddleware<State & T, Body, Query>[]
+  ) {
+    return this.add<Body, Query, T>('post', path, spec, handlers);
   }
-  patch(path: string, spec: OperationSpec, ...handlers: RouterMiddleware<State>[]) {
-    return this.add('patch', path, spec, handlers);
+  patch<const Body extends MaybeSchema = undefined, const Query extends MaybeSchema = undefined, T = {}>(
+    path: string,
+    spec: OperationSpec<Body, Query>,
+    ...handlers: RouteMiddleware<State & T, Body, Query>[]
+  ) {
+    return this.add<Body, Query, T>('patch', path, spec, handlers);
   }
-  delete(path: string, spec: OperationSpec, ...handlers: RouterMiddleware<State>[]) {
-    return this.add('delete', path, spec, handlers);
+  delete<const Body extends MaybeSchema = undefined, const Query extends MaybeSchema = undefined, T = {}>(
+    path: string,
+    spec: OperationSpec<Body, Query>,
+    ...handlers: RouteMiddleware<State & T, Body, Query>[]
+  ) {
+    return this.add<Body, Query, T>('delete', path, spec, handlers);
   }
 
   /** Middleware for every route of this router (authentication, rate limits). */
-  use(...middleware: RouterMiddleware<State>[]) {
-    // @koa/router's overloads widen State to `State & {}`, which TypeScript will not unify here.
-    this.router.use(...(middleware as never[]));
+  use<T = {}>(...middleware: RouterMiddleware<State & T>[]) {
+    this.router.use<T>(...middleware);
     return this;
   }
 
   /** The routes, then 405 (with `Allow`) for a known path asked with another method. */
   middleware(): Middleware[] {
+    // @koa/router types these as middleware of a context that already has `params` and `router`,
+    // which they set themselves; the app mounts routers of different states, so they are handed out
+    // as plain Koa middleware.
     return [this.router.routes(), this.router.allowedMethods()] as unknown as Middleware[];
   }
 
-  private add(method: Method, path: string, spec: OperationSpec, handlers: RouterMiddleware<State>[]) {
+  private add<Body extends MaybeSchema, Query extends MaybeSchema, T>(
+    method: Method,
+    path: string,
+    spec: OperationSpec<Body, Query>,
+    handlers: RouteMiddleware<State & T, Body, Query>[],
+  ) {
     const errors = [
       ...new Set([...this.defaults.errors, ...requestErrors(spec), ...(spec.errors ?? [])]),
     ].sort();
     this.operations.push({ ...spec, ...this.defaults, method, path, errors });
     const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
-    const validation = [
-      ...(spec.query ? [validateQuery(spec.query) as RouterMiddleware<State>] : []),
-      ...(spec.body ? [validateBody(spec.body, { optional: spec.bodyOptional ?? false }) as RouterMiddleware<State>] : []),
+    const validation: Middleware[] = [
+      ...(spec.query ? [validateQuery(spec.query)] : []),
+      ...(spec.body ? [validateBody(spec.body, { optional: spec.bodyOptional ?? false })] : []),
     ];
-    this.router[method](koaPath, ...([...validation, ...handlers] as never[]));
+    // The validators leave what the handlers' types promise: the typed body, and the query in the state.
+    this.router[method]<T & QueryState<Query>, BodyContext<Body>>(koaPath, ...validation, ...handlers);
     return this;
   }
 }

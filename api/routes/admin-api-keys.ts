@@ -1,4 +1,3 @@
-import type { NewApiKey } from '#tenancy/index.js';
 import { notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
@@ -22,7 +21,7 @@ export function createAdminApiKeysRouter({ tenancy, adminToken }: AdminRouterDep
     },
     async (ctx) => {
       const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
-      const { apiKey, secret } = await tenancy.createApiKey(tenant.id, ctx.request.body as NewApiKey);
+      const { apiKey, secret } = await tenancy.createApiKey(tenant.id, ctx.request.body);
       ctx.status = 201;
       ctx.body = { ...presentApiKey(apiKey), key: secret };
     },

@@ -1,4 +1,3 @@
-import type { OperatorChanges } from '#tenancy/index.js';
 import { notFound } from '../errors.js';
 import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
@@ -24,7 +23,7 @@ export function createAdminOperatorsRouter({ tenancy, adminToken }: AdminRouterD
     },
     async (ctx) => {
       const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
-      const body = ctx.request.body as OperatorChanges & { name: string };
+      const { body } = ctx.request;
       const knowledgeBase = await ownedKnowledgeBase(tenancy, tenant.id, body.knowledgeBaseId ?? tenant.defaultKnowledgeBaseId);
       const operator = await tenancy.createOperator(tenant.id, {
         name: body.name,
@@ -62,7 +61,7 @@ export function createAdminOperatorsRouter({ tenancy, adminToken }: AdminRouterD
       const operator = await tenancy.getOperator(ctx.params.operatorId!);
       if (!operator || operator.tenantId !== tenant.id)
         throw notFound(`No operator ${ctx.params.operatorId} in tenant ${tenant.id}.`);
-      const changes = ctx.request.body as OperatorChanges;
+      const changes = ctx.request.body;
       if (changes.knowledgeBaseId) await ownedKnowledgeBase(tenancy, tenant.id, changes.knowledgeBaseId);
       ctx.body = presentOperator(await tenancy.updateOperator(operator, changes));
     },

@@ -29,7 +29,7 @@ export function createAdminTenantsRouter({ tenancy, adminToken }: AdminRouterDep
       responses: { 201: { description: 'The tenant', schema: tenantResponse } },
     },
     async (ctx) => {
-      const { name } = ctx.request.body as { name: string };
+      const { name } = ctx.request.body;
       ctx.status = 201;
       ctx.body = presentTenant(await tenancy.createTenant(name));
     },
@@ -53,7 +53,7 @@ export function createAdminTenantsRouter({ tenancy, adminToken }: AdminRouterDep
     },
     async (ctx) => {
       const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
-      const { name } = ctx.request.body as { name: string };
+      const { name } = ctx.request.body;
       ctx.status = 201;
       ctx.body = presentKnowledgeBase(await tenancy.createKnowledgeBase(tenant.id, name), tenant);
     },

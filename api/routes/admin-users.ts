@@ -1,4 +1,4 @@
-import { EmailTakenError, type UserRole } from '#tenancy/index.js';
+import { EmailTakenError } from '#tenancy/index.js';
 import { conflict } from '../errors.js';
 import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
@@ -24,10 +24,7 @@ export function createAdminUsersRouter({ tenancy, adminToken }: AdminRouterDeps)
     async (ctx) => {
       const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
       try {
-        const { user, token } = await tenancy.createUser(
-          tenant.id,
-          ctx.request.body as { name: string; email: string; role: UserRole },
-        );
+        const { user, token } = await tenancy.createUser(tenant.id, ctx.request.body);
         ctx.status = 201;
         ctx.body = { ...presentUser(user), token };
       } catch (error) {

@@ -57,9 +57,10 @@ export function createChatRouter({
   settings,
 }: ChatRouterDeps) {
   const router = new DocumentedRouter<ChatState>({ tags: ['Chat'], security: 'operatorKey', errors: [401, 403, 429, 503] });
-  router.use(requireOperator(tenancy) as never, rateLimits.perOperator);
+  router.use(requireOperator(tenancy), rateLimits.perOperator);
   const anonymous = rateLimits.perAddress;
-  const visitor = [requireVisitor(records), rateLimits.perVisitor] as never[];
+  // The routes of one conversation: their handlers see the VisitorState these leave.
+  const visitor = [requireVisitor(records), rateLimits.perVisitor] as const;
 
   router.get(
     '/chat/config',
@@ -73,7 +74,7 @@ export function createChatRouter({
     anonymous,
     async (ctx) => {
       const { operator } = ctx.state;
-      const locale = resolveLocale((ctx.state.query?.locale as string | undefined) ?? operator.locale);
+      const locale = resolveLocale(ctx.state.query.locale ?? operator.locale);
       const strings = stringsFor(locale);
       ctx.body = {
         operatorId: operator.id,
@@ -97,7 +98,7 @@ export function createChatRouter({
     anonymous,
     async (ctx) => {
       const { operator } = ctx.state;
-      const body = ctx.request.body as { contact?: Record<string, string>; locale?: string };
+      const { body } = ctx.request;
       const { ref, record, visitorToken, greeting } = await startConversation(operator, { contact: body.contact ?? {}, locale: body.locale });
       ctx.status = 201;
       ctx.body = {
@@ -121,7 +122,7 @@ export function createChatRouter({
     },
     ...visitor,
     async (ctx) => {
-      const { conversation } = ctx.state as VisitorState;
+      const { conversation } = ctx.state;
       ctx.body = {
         conversationId: conversation.conversationId,
         status: conversation.status,
@@ -143,9 +144,9 @@ export function createChatRouter({
     },
     ...visitor,
     async (ctx) => {
-      const { conversation } = ctx.state as VisitorState;
+      const { conversation } = ctx.state;
       if (conversation.status === 'closed') throw conversationClosed();
-      const { text, messageId = randomUUID() } = ctx.request.body as { text: string; messageId?: string };
+      const { text, messageId = randomUUID() } = ctx.request.body;
 
       const replyEvents = new Set(['token', 'reset', 'citations', 'done']);
       const pending: Array<[string, unknown]> = [];
@@ -202,7 +203,7 @@ export function createChatRouter({
     },
     ...visitor,
     async (ctx) => {
-      const { conversation } = ctx.state as VisitorState;
+      const { conversation } = ctx.state;
       if (conversation.status === 'closed') throw conversationClosed();
       if (conversation.status !== 'ai') {
         ctx.body = { status: conversation.status };
@@ -230,7 +231,7 @@ export function createChatRouter({
     },
     ...visitor,
     async (ctx) => {
-      const { conversation } = ctx.state as VisitorState;
+      const { conversation } = ctx.state;
       const lastEventId = ctx.get('last-event-id');
       if (lastEventId && !isEventId(lastEventId))
         throw invalidPayload('Last-Event-ID is not an event id of this stream.', [

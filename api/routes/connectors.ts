@@ -33,21 +33,6 @@ export interface ConnectorsRouterDeps {
 /** Defaults: a shop is mirrored every 6 hours (webhooks carry the changes in between); a site is asked for changes every 15 minutes. */
 const defaults = { shop: { syncEveryMinutes: 360 }, cms: { syncEveryMinutes: 15, fullSyncEveryHours: 24 } } as const;
 
-interface ShopBody {
-  name: string;
-  knowledgeBaseId?: string;
-  syncEveryMinutes?: number;
-  data: { adminUrl: string; apiVersion: string; pageSize?: number; accessToken: string; webhookSecret: string };
-}
-
-interface CmsBody {
-  name: string;
-  knowledgeBaseId?: string;
-  syncEveryMinutes?: number;
-  fullSyncEveryHours?: number;
-  data: { siteUrl: string; username?: string; applicationPassword?: string; pageSize?: number };
-}
-
 /**
  * The built-in connectors, as the dashboard sets them up: a tenant admin connects a shop or a site;
  * the service gives the connector an API key of its own and a durable schedule, and the connector
@@ -56,7 +41,7 @@ interface CmsBody {
 export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
   const { tenancy, connectors, setup, syncState, schedules } = deps;
   const router = new DocumentedRouter<UserState>({ tags: ['Connectors'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(requireUser(tenancy, ['admin']) as never);
+  router.use(requireUser(tenancy, ['admin']));
 
   async function knowledgeBaseFor(tenantId: string, knowledgeBaseId: string | undefined): Promise<string> {
     if (knowledgeBaseId) return (await ownedKnowledgeBase(tenancy, tenantId, knowledgeBaseId)).id;
@@ -106,7 +91,7 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
-      const body = ctx.request.body as ShopBody;
+      const { body } = ctx.request;
       checkSourceUrl(body.data.adminUrl, '/data/adminUrl', deps.production);
       const { accessToken, webhookSecret, ...shop } = body.data;
       const connector = await setup.connect(
@@ -139,7 +124,7 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
-      const body = ctx.request.body as CmsBody;
+      const { body } = ctx.request;
       checkSourceUrl(body.data.siteUrl, '/data/siteUrl', deps.production);
       const { applicationPassword, username, ...cms } = body.data;
       if ((username === undefined) !== (applicationPassword === undefined)) {
@@ -205,7 +190,7 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
     },
     async (ctx) => {
       const connector = await owned(ctx);
-      if ((ctx.request.body as { full?: boolean }).full && connector.kind === 'cms') {
+      if (ctx.request.body.full && connector.kind === 'cms') {
         await syncState.requestFullSync(connector.id);
       }
       await schedules.trigger(connector);

@@ -55,7 +55,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
       responses: { 200: { description: 'Queued', schema: queuedResponse } },
     },
     async (ctx) => {
-      const item = ctx.request.body as IngestItem;
+      const item = ctx.request.body;
       checkContentLength([item]);
       const [knowledgeBaseId] = await targetsOf(ctx.state.apiKey.tenantId, [item.knowledgeBaseId]);
       const jobId = await ingestion.acceptOne(ctx.state.apiKey.tenantId, knowledgeBaseId!, item);
@@ -72,7 +72,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
       responses: { 200: { description: 'Queued', schema: bulkQueuedResponse } },
     },
     async (ctx) => {
-      const { items } = ctx.request.body as { items: IngestItem[] };
+      const { items } = ctx.request.body;
       if (items.length > ingestLimits.itemsPerBulk) {
         throw new AppError(
           413,
@@ -103,7 +103,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
       responses: { 200: { description: 'Deleted', schema: cleanupResponse } },
     },
     async (ctx) => {
-      const body = ctx.request.body as { knowledgeBaseId?: string; sourceOrigin: string; keepExternalIds: string[] };
+      const { body } = ctx.request;
       const tenantId = ctx.state.apiKey.tenantId;
       const [knowledgeBaseId] = await targetsOf(tenantId, [body.knowledgeBaseId]);
       ctx.body = await ingestion.cleanup({

@@ -64,7 +64,7 @@ export function createKnowledgeBasesRouter({ tenancy, rateLimit, search }: Knowl
     async (ctx) => {
       const tenantId = ctx.state.apiKey.tenantId;
       const knowledgeBase = await ownedKnowledgeBase(tenancy, tenantId, ctx.params.kbId!);
-      const { q, limit } = ctx.state.query as { q: string; limit: number };
+      const { q, limit } = ctx.state.query;
       ctx.body = { results: await search.search(tenantId, knowledgeBase.id, q, limit) };
     },
   );

@@ -1,10 +1,5 @@
 import type { Operator, Tenancy } from '#tenancy/index.js';
-import {
-  PhoneNumberTakenError,
-  type MessagingConnection,
-  type MessagingConnections,
-  type NewConnection,
-} from '#messaging/connections.js';
+import { PhoneNumberTakenError, type MessagingConnection, type MessagingConnections } from '#messaging/connections.js';
 import { conflict, invalidPayload } from '../errors.js';
 import { requireUser } from '../middleware/user-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
@@ -21,13 +16,6 @@ export interface IntegrationsRouterDeps {
   allowDevelopmentMode: boolean;
 }
 
-interface CreateCredentialBody {
-  type: 'messaging_api';
-  name: string;
-  data: Omit<NewConnection, 'name' | 'operatorId'>;
-  operatorId?: string;
-}
-
 /**
  * The messaging channel's set-up, as the dashboard does it: a tenant admin stores the platform
  * credential (its secrets encrypted, never shown again), then reads the callback URL and verify
@@ -36,7 +24,7 @@ interface CreateCredentialBody {
  */
 export function createIntegrationsRouter({ tenancy, connections, publicBaseUrl, allowDevelopmentMode }: IntegrationsRouterDeps) {
   const router = new DocumentedRouter<UserState>({ tags: ['Integrations'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(requireUser(tenancy, ['admin']) as never);
+  router.use(requireUser(tenancy, ['admin']));
 
   router.post(
     '/integrations/credentials',
@@ -53,7 +41,7 @@ export function createIntegrationsRouter({ tenancy, connections, publicBaseUrl, 
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
-      const { name, data, operatorId } = ctx.request.body as CreateCredentialBody;
+      const { name, data, operatorId } = ctx.request.body;
       if (data.developmentMode && !allowDevelopmentMode) {
         throw invalidPayload('Development mode accepts unsigned deliveries and is not available in production.', [
           { path: '/data/developmentMode', message: 'must be false in production' },

@@ -1,5 +1,6 @@
+import type { JSONSchema } from 'json-schema-to-ts';
 import { apiKeyScopes, userRoles } from '#tenancy/index.js';
-import { name, nullable, objectOf, timestamp, uuid } from './common.js';
+import { keysOf, name, nullable, objectOf, timestamp, uuid } from './common.js';
 
 // Requests
 
@@ -39,11 +40,11 @@ const operatorFields = {
   knowledgeBaseId: uuid,
   allowedDomains: { type: 'array', maxItems: 100, uniqueItems: true, items: allowedDomainPattern },
   locale: nullable(locale),
-};
+} as const;
 
 export const createOperatorRequest = objectOf(operatorFields, ['knowledgeBaseId', 'allowedDomains', 'locale']);
 
-export const updateOperatorRequest = { ...objectOf(operatorFields, Object.keys(operatorFields)), minProperties: 1 };
+export const updateOperatorRequest = { ...objectOf(operatorFields, keysOf(operatorFields)), minProperties: 1 };
 
 export const createUserRequest = objectOf({
   name,
@@ -65,7 +66,7 @@ const apiKeyFields = {
   expiresAt: nullable(timestamp),
   active: { type: 'boolean' },
   createdAt: timestamp,
-};
+} as const;
 
 export const apiKeyResponse = objectOf(apiKeyFields);
 
@@ -82,7 +83,7 @@ export const operatorResponse = objectOf({
   updatedAt: timestamp,
 });
 
-const userFields = { id: uuid, name, email: { type: 'string' }, role: { enum: [...userRoles] }, createdAt: timestamp };
+const userFields = { id: uuid, name, email: { type: 'string' }, role: { enum: [...userRoles] }, createdAt: timestamp } as const;
 
 export const userResponse = objectOf(userFields);
 
@@ -91,4 +92,4 @@ export const createdUserResponse = objectOf({
   token: { type: 'string', description: 'The bearer token: shown in this response only.' },
 });
 
-export const listOf = (key: string, item: object) => objectOf({ [key]: { type: 'array', items: item } });
+export const listOf = (key: string, item: JSONSchema) => objectOf({ [key]: { type: 'array', items: item } });

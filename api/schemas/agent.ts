@@ -5,15 +5,15 @@ import { nullable, objectOf, timestamp, uuid } from './common.js';
 /** The longest reply an agent may send (the messaging platform takes 4,096 characters of text). */
 export const agentLimits = { replyChars: 4_096, listDefault: 50, listMax: 200 } as const;
 
-const status = { enum: [...conversationStatuses] };
-const channel = { enum: [...channels], description: '`widget` (the web chat) or `messaging` (WhatsApp).' };
+const status = { enum: [...conversationStatuses] } as const;
+const channel = { enum: [...channels], description: '`widget` (the web chat) or `messaging` (WhatsApp).' } as const;
 
 const userTokenQuery = {
   type: 'string',
   minLength: 1,
   description:
     "The user token, for clients that cannot send headers (a browser's EventSource). Accepted on the two event-stream routes only; prefer the Authorization header.",
-};
+} as const;
 
 export const listQuery = objectOf(
   {
@@ -57,8 +57,8 @@ const summaryProperties = {
     ...deliveryProblem,
     description: 'Messaging only: the latest message that did not reach the customer.',
   }),
-};
-const messagingOnly = ['windowOpenUntil', 'deliveryProblem'];
+} as const;
+const messagingOnly = ['windowOpenUntil', 'deliveryProblem'] as const;
 
 export const conversationSummary = objectOf(summaryProperties, messagingOnly);
 

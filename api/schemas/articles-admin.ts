@@ -1,5 +1,5 @@
 import { articleChannels, articleStatuses, articleVisibilities } from '#articles/types.js';
-import { name, nullable, objectOf, timestamp, uuid } from './common.js';
+import { keysOf, name, nullable, objectOf, timestamp, uuid } from './common.js';
 import { ingestLimits } from './ingest.js';
 
 /**
@@ -96,14 +96,11 @@ const articleFields = {
     items: entryPointRequest,
     description: 'Questions the article answers; each gets an id. Sending the list replaces it (with new ids).',
   },
-};
+} as const;
 
-export const createArticleRequest = objectOf(
-  articleFields,
-  Object.keys(articleFields).filter((field) => field !== 'title' && field !== 'body'),
-);
+export const createArticleRequest = objectOf(articleFields, keysOf(articleFields, { except: ['title', 'body'] }));
 
-export const updateArticleRequest = { ...objectOf(articleFields, Object.keys(articleFields)), minProperties: 1 };
+export const updateArticleRequest = { ...objectOf(articleFields, keysOf(articleFields)), minProperties: 1 };
 
 export const authoredArticleResponse = objectOf({
   id: uuid,

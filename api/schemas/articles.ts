@@ -7,8 +7,8 @@ export const articleLimits = { pageSize: 100, defaultPageSize: 20, questions: 50
 const channel = {
   enum: [...articleChannels],
   description: '`X` keeps articles on channel X or on `ALL`; `ALL` applies no filter.',
-};
-const categorySlug = { type: 'string', minLength: 1, maxLength: 200, description: 'Restrict to one category, by slug.' };
+} as const;
+const categorySlug = { type: 'string', minLength: 1, maxLength: 200, description: 'Restrict to one category, by slug.' } as const;
 
 export const articleListQuery = objectOf(
   {
@@ -37,7 +37,7 @@ const questionFilters = {
   },
   channel,
   categorySlug,
-};
+} as const;
 
 export const questionSearchQuery = objectOf(
   {

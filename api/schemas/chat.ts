@@ -61,7 +61,7 @@ export const chatMessage = objectOf(
   ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent'],
 );
 
-const status = { enum: [...conversationStatuses] };
+const status = { enum: [...conversationStatuses] } as const;
 
 export const conversationResponse = objectOf({
   conversationId: uuid,

@@ -1,5 +1,7 @@
 /** Building blocks shared by the request and response schemas. */
 
+import type { JSONSchema } from 'json-schema-to-ts';
+
 export const uuid = { type: 'string', format: 'uuid' } as const;
 
 export const timestamp = {
@@ -38,14 +40,29 @@ export const errorBody = {
 } as const;
 
 /** The schema, or null. */
-export const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+export const nullable = <const S extends JSONSchema>(schema: S) => ({ oneOf: [schema, { type: 'null' }] }) as const;
 
-/** A JSON object of exactly these properties, all of them required unless listed in `optional`. */
-export function objectOf(properties: Record<string, object>, optional: string[] = []): object {
+/**
+ * A JSON object of exactly these properties, all of them required unless listed in `optional`.
+ * Its type keeps the properties and the required keys, so `FromSchema` can derive what it admits.
+ */
+export function objectOf<const P extends Record<string, JSONSchema>, const O extends readonly (keyof P & string)[] = []>(
+  properties: P,
+  optional?: O,
+) {
+  const optionalKeys: readonly string[] = optional ?? [];
   return {
     type: 'object',
     additionalProperties: false,
-    required: Object.keys(properties).filter((key) => !optional.includes(key)),
+    required: Object.keys(properties).filter((key): key is Exclude<keyof P & string, O[number]> => !optionalKeys.includes(key)),
     properties,
-  };
+  } as const;
+}
+
+/** The property names of a schema's properties, but those in `except`: the optional ones of most requests. */
+export function keysOf<const P extends object, const E extends keyof P & string = never>(
+  properties: P,
+  { except = [] }: { except?: readonly E[] } = {},
+) {
+  return Object.keys(properties).filter((key): key is Exclude<keyof P & string, E> => !except.some((name) => name === key));
 }

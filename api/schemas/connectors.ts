@@ -11,7 +11,7 @@ const httpUrl = (description: string) =>
 const schedule = {
   knowledgeBaseId: { ...uuid, description: "Where the items go; the tenant's default knowledge base when omitted" },
   syncEveryMinutes: { type: 'integer', minimum: 5, maximum: 10_080, description: 'How often the schedule starts a sync' },
-};
+} as const;
 
 const shopSettings = {
   adminUrl: httpUrl("The shop's admin API root, e.g. `https://northwind.myshop.example` (paths are `/admin/api/{apiVersion}/…`)"),
@@ -27,7 +27,7 @@ const shopSettings = {
     maximum: 250,
     description: 'Products per page; default 250, the most the admin API gives',
   },
-};
+} as const;
 
 const cmsSettings = {
   siteUrl: httpUrl('The site root; its REST API is at `{siteUrl}/wp-json/wp/v2`'),
@@ -43,7 +43,7 @@ const cmsSettings = {
     maximum: 100,
     description: 'Entries per page; default 100, the most the REST API gives',
   },
-};
+} as const;
 
 export const createShopConnectorRequest = objectOf(
   {

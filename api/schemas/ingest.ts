@@ -5,7 +5,8 @@ import { nullable, objectOf, timestamp, uuid } from './common.js';
 
 export { ingestLimits };
 
-const identifier = (maxLength: number, description: string) => ({ type: 'string', minLength: 1, maxLength, description });
+const identifier = (maxLength: number, description: string) =>
+  ({ type: 'string', minLength: 1, maxLength, description }) as const;
 
 export const ingestItem = objectOf(
   {

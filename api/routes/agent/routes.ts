@@ -67,7 +67,7 @@ export function createAgentRouter({
   inboxIntervalMs = 2_000,
 }: AgentRouterDeps) {
   const router = new DocumentedRouter<UserState>({ tags: ['Agent inbox'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(tokenFromQuery(isStreamPath) as never, requireUser(tenancy, ['admin', 'agent']) as never);
+  router.use(tokenFromQuery(isStreamPath), requireUser(tenancy, ['admin', 'agent']));
 
   const agentOf = (user: UserState['user']): Agent => ({ agentId: user.id, name: user.name });
   const detailed = async (record: ConversationRecord) => ({
@@ -86,7 +86,7 @@ export function createAgentRouter({
       responses: { 200: { description: 'The conversations', schema: conversationListResponse } },
     },
     async (ctx) => {
-      ctx.body = { conversations: await inbox.list(ctx.state.user.tenantId, ctx.state.query as unknown as InboxFilter) };
+      ctx.body = { conversations: await inbox.list(ctx.state.user.tenantId, ctx.state.query) };
     },
   );
 
@@ -193,7 +193,7 @@ export function createAgentRouter({
       const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       const refusal = replyRefusal(conversation, await windowOf(conversation), now());
       if (refusal) throw refusal;
-      const { text, messageId = randomUUID() } = ctx.request.body as { text: string; messageId?: string };
+      const { text, messageId = randomUUID() } = ctx.request.body;
       await workflowAction(() => conversations.agentReply(conversation, { agentId: ctx.state.user.id, messageId, text }));
       ctx.status = 202;
       ctx.body = { messageId };

@@ -1,12 +1,6 @@
 import type { ArticleFeed } from '#articles/ai-feed.js';
-import {
-  SlugTakenError,
-  UnknownArticleError,
-  UnknownCategoryError,
-  type ArticleStore,
-  type NewCategory,
-} from '#articles/store.js';
-import type { Article, ArticleInput, Category } from '#articles/types.js';
+import { SlugTakenError, UnknownArticleError, UnknownCategoryError, type ArticleStore } from '#articles/store.js';
+import type { Article, Category } from '#articles/types.js';
 import type { KnowledgeBase, Tenancy } from '#tenancy/index.js';
 import { conflict, invalidPayload, notFound } from '#api/errors.js';
 import { requireAdmin } from '#api/middleware/admin-auth.js';
@@ -61,7 +55,7 @@ export function createAdminArticlesRouter({ tenancy, adminToken, articles, feed 
     },
     async (ctx) => {
       const knowledgeBase = await knowledgeBaseOr404(ctx.params.kbId!);
-      const category = await authoring(() => articles.createCategory(knowledgeBase.id, ctx.request.body as NewCategory));
+      const category = await authoring(() => articles.createCategory(knowledgeBase.id, ctx.request.body));
       ctx.status = 201;
       ctx.body = presentCategory(category);
     },
@@ -80,7 +74,7 @@ export function createAdminArticlesRouter({ tenancy, adminToken, articles, feed 
     },
     async (ctx) => {
       const knowledgeBase = await knowledgeBaseOr404(ctx.params.kbId!);
-      const input = ctx.request.body as ArticleInput & { title: string; body: string };
+      const input = ctx.request.body;
       const article = await authoring(() => articles.createArticle(knowledgeBase.tenantId, knowledgeBase.id, input));
       try {
         await feed.syncArticle(undefined, article);
@@ -109,7 +103,7 @@ export function createAdminArticlesRouter({ tenancy, adminToken, articles, feed 
     async (ctx) => {
       const knowledgeBase = await knowledgeBaseOr404(ctx.params.kbId!);
       const before = await articleOr404(knowledgeBase, ctx.params.articleId!);
-      const after = await authoring(() => articles.updateArticle(before, ctx.request.body as ArticleInput));
+      const after = await authoring(() => articles.updateArticle(before, ctx.request.body));
       await feed.syncArticle(before, after);
       ctx.body = presentArticle(after);
     },

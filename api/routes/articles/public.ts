@@ -15,6 +15,7 @@ import {
   feedbackResponse,
   publishedArticle,
 } from '#api/schemas/articles.js';
+import type { QueryOf } from '#api/openapi/documented-router.js';
 import type { AuthenticatedState } from '#api/state.js';
 
 export interface ArticlesRouterDeps {
@@ -24,15 +25,7 @@ export interface ArticlesRouterDeps {
   articleSearch: ArticleSearch;
 }
 
-type ListQuery = {
-  channel?: string;
-  categorySlug?: string;
-  categoryId?: string;
-  featured?: boolean;
-  search?: string;
-  page: number;
-  pageSize: number;
-};
+type ListQuery = QueryOf<typeof articleListQuery>;
 
 const base = articlesBase;
 
@@ -75,7 +68,7 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
       responses: { 200: { description: 'One page', schema: articleListResponse } },
     },
     async (ctx) => {
-      const query = ctx.state.query as ListQuery;
+      const { query } = ctx.state;
       // The version is read alongside the ownership check; it is used only if the check passes.
       const [knowledgeBaseId, version] = await Promise.all([knowledgeBaseOf(ctx), articles.listVersion(ctx.params.kbId!)]);
       ctx.type = 'application/json';
@@ -176,7 +169,7 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
       const knowledgeBaseId = await knowledgeBaseOf(ctx);
       const id = ctx.params.publicationId!;
       const article = await publicArticle(knowledgeBaseId, await articles.getArticle(id), id);
-      ctx.body = await articles.recordFeedback(article, (ctx.request.body as { isHelpful: boolean }).isHelpful);
+      ctx.body = await articles.recordFeedback(article, ctx.request.body.isHelpful);
     },
   );
 

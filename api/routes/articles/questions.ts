@@ -40,7 +40,7 @@ export function createArticleQuestionsRouter({ tenancy, rateLimit, articles, que
     },
     async (ctx) => {
       const knowledgeBaseId = await knowledgeBaseOf(ctx);
-      const query = ctx.state.query as { q: string; limit: number; channel?: string; categorySlug?: string };
+      const { query } = ctx.state;
       const categoryId = await categoryFilter(knowledgeBaseId, query);
       if (categoryId === null) return void (ctx.body = { questions: [] });
       const found = await questionSearch.search(knowledgeBaseId, query.q, {
@@ -62,7 +62,7 @@ export function createArticleQuestionsRouter({ tenancy, rateLimit, articles, que
     },
     async (ctx) => {
       const knowledgeBaseId = await knowledgeBaseOf(ctx);
-      const query = ctx.state.query as { limit: number; channel?: string; categorySlug?: string };
+      const { query } = ctx.state;
       const categoryId = await categoryFilter(knowledgeBaseId, query);
       if (categoryId === null) return void (ctx.body = { questions: [] });
       const popular = await articles.popularEntryPoints(knowledgeBaseId, 1_000);
