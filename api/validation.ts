@@ -1,6 +1,15 @@
 import type { ErrorObject } from 'ajv';
 import { createAjv } from '#platform/json-schema.js';
 import { invalidPayload, type ErrorDetail } from './errors.js';
+import { wordsForPattern } from './schemas/text-patterns.js';
+
+/** The formats the schemas use, in words. */
+const formatWords: Record<string, string> = {
+  uuid: 'must be a UUID, such as 5c0f7e73-a4fe-4df6-9bf1-bf89a4065476',
+  uri: 'must be an absolute address, such as https://example.com/page',
+  'date-time': 'must be a time in ISO 8601 with its offset, such as 2026-11-25T10:00:00.000Z',
+  email: 'must be an email address',
+};
 
 const strict = createAjv({ coerceTypes: false });
 // Query strings are all text: numbers and booleans are read from it, and defaults filled in.
@@ -27,6 +36,11 @@ export function describeErrors(errors: ErrorObject[], basePath = ''): ErrorDetai
     } else if (error.keyword === 'additionalProperties') {
       path += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
       message = 'is not an allowed field';
+    } else if (error.keyword === 'pattern') {
+      // Never the regular expression itself: the words of `textPatterns`, or a plain statement.
+      message = wordsForPattern.get((error.params as { pattern: string }).pattern) ?? 'is not in the expected form';
+    } else if (error.keyword === 'format') {
+      message = formatWords[(error.params as { format: string }).format] ?? message;
     } else if (error.keyword === 'enum') {
       message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     }

@@ -19,7 +19,12 @@ export function createArticleFeed(deps: ArticleFeedDeps) {
   const removeFromKnowledge = (article: Article) =>
     deps.ingestion.remove(
       { tenantId: article.tenantId, integrationId: helpCenterIntegrationId, externalId: article.id },
-      { knowledgeBaseId: article.knowledgeBaseId, sourceOrigin: helpCenterIntegrationId, sourceType: 'ARTICLE', priority: 'high' },
+      {
+        knowledgeBaseId: article.knowledgeBaseId,
+        sourceOrigin: helpCenterIntegrationId,
+        sourceType: 'ARTICLE',
+        priority: 'high',
+      },
     );
 
   return {

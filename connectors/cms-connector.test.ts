@@ -175,6 +175,9 @@ test.serial(
     const good = await connect(cms, { username: 'connector', applicationPassword: 'abcdefghijklmnop' });
     const synced = await untilSynced(good.tenant, good.connector.id);
     t.like(synced.sync.last, { outcome: 'succeeded', sent: 3 });
+    // Pasted as the site shows it: groups of four with spaces.
+    const shown = await connect(cms, { username: 'connector', applicationPassword: 'abcd efgh ijkl mnop' });
+    t.like((await untilSynced(shown.tenant, shown.connector.id)).sync.last, { outcome: 'succeeded', sent: 3 });
 
     const bad = await connect(cms, { username: 'connector', applicationPassword: 'wrong-password' });
     const failed = await untilSynced(bad.tenant, bad.connector.id);

@@ -4,7 +4,6 @@ import { ingestLimits } from '#knowledge/ingestion-client.js';
 import type { Connector } from './records.js';
 import type { SyncState } from './sync-state.js';
 
-
 export interface SendItemsOptions {
   client: Pick<IngestionClient, 'ingestAll'>;
   state: Pick<SyncState, 'fingerprints' | 'saveFingerprints' | 'noteSent' | 'noteUnchanged'>;

@@ -43,7 +43,11 @@ export function createWidgetConversationStart({ records, transcript, conversatio
       locale: resolveLocale(visitor.locale ?? operator.locale),
     };
     const record = await records.create({ ...ref, visitorTokenHash: hashSecret(visitorToken), contact: visitor.contact });
-    const greeting = greetingMessage({ operatorName: operator.name, locale: resolveLocale(ref.locale), createdAt: record.createdAt });
+    const greeting = greetingMessage({
+      operatorName: operator.name,
+      locale: resolveLocale(ref.locale),
+      createdAt: record.createdAt,
+    });
     try {
       await conversations.start(ref, timers);
     } catch (error) {

@@ -76,14 +76,21 @@ export function createConversationClient(client: Client, taskQueue: string) {
       timers: ConversationTimers,
       options: { maxHistoryEvents?: number } = {},
     ): Promise<void> {
-      await client.workflow.start<typeof conversationWorkflow>('conversationWorkflow', startOptions(conversation, timers, options));
+      await client.workflow.start<typeof conversationWorkflow>(
+        'conversationWorkflow',
+        startOptions(conversation, timers, options),
+      );
     },
 
     /**
      * A customer's message on the messaging channel: starts the conversation's workflow with it when
      * none runs yet (one call, so a first message can never be separated from its conversation).
      */
-    async receiveCustomerMessage(conversation: ConversationRef, timers: ConversationTimers, message: VisitorMessage): Promise<void> {
+    async receiveCustomerMessage(
+      conversation: ConversationRef,
+      timers: ConversationTimers,
+      message: VisitorMessage,
+    ): Promise<void> {
       await client.workflow.signalWithStart<typeof conversationWorkflow, [VisitorMessage]>('conversationWorkflow', {
         ...startOptions(conversation, timers, {}),
         signal: visitorMessageSignal,

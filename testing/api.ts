@@ -65,7 +65,10 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
       // not JSON: keep the text
     }
     const problem = problemOf({ method, path, status: response.status, contentType: response.headers.get('content-type'), body });
-    if (problem) throw new Error(`${method} ${path} answered ${response.status} unlike its documentation: ${problem}\n${text.slice(0, 2_000)}`);
+    if (problem)
+      throw new Error(
+        `${method} ${path} answered ${response.status} unlike its documentation: ${problem}\n${text.slice(0, 2_000)}`,
+      );
     return { status: response.status, headers: response.headers, body };
   };
 

@@ -27,9 +27,9 @@ interface Import {
 }
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
-const aliases = Object.entries(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).imports as Record<string, string>).map(
-  ([alias, path]) => [alias.replace(/\*$/, ''), path.replace(/^\.\//, '').replace(/\*$/, '')] as const,
-);
+const aliases = Object.entries(
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).imports as Record<string, string>,
+).map(([alias, path]) => [alias.replace(/\*$/, ''), path.replace(/^\.\//, '').replace(/\*$/, '')] as const);
 
 const sourceFiles = execFileSync('git', ['ls-files', '*.ts'], { cwd: root, encoding: 'utf8' })
   .split('\n')
@@ -43,9 +43,17 @@ function importsOf(file: string): Import[] {
     found.push({ file, path, typeOnly, target: path.startsWith('.') || path.startsWith('node:') ? path : path.split('/')[0]! });
   };
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text, isTypeOnly(node));
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0]!)) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      ts.isStringLiteral(node.arguments[0]!)
+    ) {
       add(node.arguments[0].text, false);
     }
     ts.forEachChild(node, visit);
@@ -64,7 +72,13 @@ function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean 
   if (!clause) return false; // a side-effect import
   if (clause.isTypeOnly) return true;
   const bindings = clause.namedBindings;
-  return !clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+  return (
+    !clause.name &&
+    !!bindings &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 /** An alias or relative specifier as a path from the repository root; a package stays as it is. */

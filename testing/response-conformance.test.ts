@@ -28,8 +28,14 @@ const json = 'application/json; charset=utf-8';
 
 test('an answer as documented passes, a query string and all', (t) => {
   t.is(checker({ method: 'GET', path: '/things/1?x=y', status: 200, contentType: json, body: { id: '1' } }), undefined);
-  t.is(checker({ method: 'GET', path: '/things/1', status: 404, contentType: json, body: { error: { code: 'not_found' } } }), undefined);
-  t.is(checker({ method: 'GET', path: '/things/1/events', status: 200, contentType: 'text/event-stream', body: 'data: x' }), undefined);
+  t.is(
+    checker({ method: 'GET', path: '/things/1', status: 404, contentType: json, body: { error: { code: 'not_found' } } }),
+    undefined,
+  );
+  t.is(
+    checker({ method: 'GET', path: '/things/1/events', status: 200, contentType: 'text/event-stream', body: 'data: x' }),
+    undefined,
+  );
 });
 
 test('a field the schema does not allow, an undocumented status or a non-JSON body is named', (t) => {
@@ -37,14 +43,29 @@ test('a field the schema does not allow, an undocumented status or a non-JSON bo
     checker({ method: 'GET', path: '/things/1', status: 200, contentType: json, body: { id: '1', watermark: 'x' } }) ?? '',
     /must NOT have additional properties/,
   );
-  t.regex(checker({ method: 'GET', path: '/things/1', status: 409, contentType: json, body: {} }) ?? '', /status 409 is not documented/);
-  t.regex(checker({ method: 'GET', path: '/things/1', status: 200, contentType: 'text/plain', body: 'id' }) ?? '', /answered as text\/plain/);
-  t.regex(checker({ method: 'GET', path: '/things/1', status: 404, contentType: json, body: { code: 'x' } }) ?? '', /does not match/);
+  t.regex(
+    checker({ method: 'GET', path: '/things/1', status: 409, contentType: json, body: {} }) ?? '',
+    /status 409 is not documented/,
+  );
+  t.regex(
+    checker({ method: 'GET', path: '/things/1', status: 200, contentType: 'text/plain', body: 'id' }) ?? '',
+    /answered as text\/plain/,
+  );
+  t.regex(
+    checker({ method: 'GET', path: '/things/1', status: 404, contentType: json, body: { code: 'x' } }) ?? '',
+    /does not match/,
+  );
 });
 
 test('a literal path wins over a parameter, and an unknown route must answer the error body', (t) => {
   t.is(checker({ method: 'GET', path: '/things/special', status: 204, contentType: null, body: undefined }), undefined);
-  t.is(checker({ method: 'GET', path: '/nowhere', status: 404, contentType: json, body: { error: { code: 'not_found' } } }), undefined);
-  t.regex(checker({ method: 'GET', path: '/nowhere', status: 404, contentType: json, body: 'Not Found' }) ?? '', /does not match/);
+  t.is(
+    checker({ method: 'GET', path: '/nowhere', status: 404, contentType: json, body: { error: { code: 'not_found' } } }),
+    undefined,
+  );
+  t.regex(
+    checker({ method: 'GET', path: '/nowhere', status: 404, contentType: json, body: 'Not Found' }) ?? '',
+    /does not match/,
+  );
   t.regex(checker({ method: 'POST', path: '/nowhere', status: 200, contentType: json, body: {} }) ?? '', /not list/);
 });

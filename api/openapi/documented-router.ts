@@ -134,9 +134,7 @@ export class DocumentedRouter<State = object> {
     spec: OperationSpec<Body, Query>,
     handlers: RouteMiddleware<State & T, Body, Query>[],
   ) {
-    const errors = [
-      ...new Set([...this.defaults.errors, ...requestErrors(spec), ...(spec.errors ?? [])]),
-    ].sort();
+    const errors = [...new Set([...this.defaults.errors, ...requestErrors(spec), ...(spec.errors ?? [])])].sort();
     this.operations.push({ ...spec, ...this.defaults, method, path, errors });
     const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
     const validation: Middleware[] = [

@@ -99,7 +99,10 @@ export function createChatRouter({
     async (ctx) => {
       const { operator } = ctx.state;
       const { body } = ctx.request;
-      const { ref, record, visitorToken, greeting } = await startConversation(operator, { contact: body.contact ?? {}, locale: body.locale });
+      const { ref, record, visitorToken, greeting } = await startConversation(operator, {
+        contact: body.contact ?? {},
+        locale: body.locale,
+      });
       ctx.status = 201;
       ctx.body = {
         conversationId: ref.conversationId,

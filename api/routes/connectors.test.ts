@@ -360,6 +360,7 @@ for (const [what, kind, bodyFor, path] of invalidBodies) {
     const response = await create(tenant.userHeaders, kind, body);
     const error = assertError(t, response, 400, 'invalid_payload');
     t.deepEqual([...new Set(error.details?.map((detail) => detail.path))], [path], JSON.stringify(error.details));
+    t.notRegex(error.message, /pattern|\^|\$/, 'said in words, never as a regular expression');
     const text = JSON.stringify(response.body);
     for (const value of secretsOf(body)) {
       if (value.length > 8) t.false(text.includes(value));
@@ -368,6 +369,20 @@ for (const [what, kind, bodyFor, path] of invalidBodies) {
     t.deepEqual((await tenant.asAdmin('GET', '/connectors')).body, { connectors: [] });
   });
 }
+
+test('an application password is taken as the site shows it, in groups of four with spaces; a wrong one is refused in words', async (t) => {
+  const tenant = await connectingTenant(api);
+  const shown = await create(tenant.userHeaders, 'cms', cmsBody({ applicationPassword: 'abcd EFGH 1234 ijkl MNOP 5678' }));
+  t.is(shown.status, 201, JSON.stringify(shown.body));
+  const refused = await create(tenant.userHeaders, 'cms', cmsBody({ applicationPassword: 'abcd\tEFGH' }));
+  const error = assertError(t, refused, 400, 'invalid_payload');
+  t.deepEqual(error.details, [
+    {
+      path: '/data/applicationPassword',
+      message: 'must be printable ASCII characters (letters, digits, symbols); spaces between groups are fine',
+    },
+  ]);
+});
 
 test('a body that is not JSON, JSON that is not an object, or no body at all is 400 invalid_payload', async (t) => {
   const tenant = await connectingTenant(api);

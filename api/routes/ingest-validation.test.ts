@@ -44,10 +44,10 @@ test('wrong types, values and unknown fields are refused', async (t) => {
   for (const expected of [
     '/integrationId must NOT have fewer than 1 characters',
     '/sourceType must be one of "PRODUCT", "ARTICLE", "SERVICE", "PERSON", "PAGE"',
-    '/knowledgeBaseId must match format "uuid"',
+    '/knowledgeBaseId must be a UUID, such as 5c0f7e73-a4fe-4df6-9bf1-bf89a4065476',
     '/tenantId is not an allowed field',
     '/data/title must be string',
-    '/data/url must match pattern "^https?://"',
+    '/data/url must be an http:// or https:// address',
     '/data/metadata must be object',
     '/data/hash must NOT have fewer than 1 characters',
     '/options/priority must be one of "high", "low"',

@@ -1,6 +1,7 @@
 import type { JSONSchema } from 'json-schema-to-ts';
 import { apiKeyScopes, userRoles } from '#tenancy/index.js';
 import { keysOf, name, nullable, objectOf, timestamp, uuid } from './common.js';
+import { textPatterns } from './text-patterns.js';
 
 // Requests
 
@@ -28,12 +29,11 @@ export const updateApiKeyRequest = objectOf({
 export const allowedDomainPattern = {
   type: 'string',
   maxLength: 253,
-  pattern:
-    '^(?:https?://)?(?:\\*\\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?::\\d{1,5})?$',
+  pattern: textPatterns.allowedDomain.pattern,
   examples: ['example.com', '*.example.com', 'https://app.example.com'],
 } as const;
 
-const locale = { type: 'string', pattern: '^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$', examples: ['de', 'en-GB'] } as const;
+const locale = { type: 'string', pattern: textPatterns.languageTag.pattern, examples: ['de', 'en-GB'] } as const;
 
 const operatorFields = {
   name,

@@ -1,6 +1,7 @@
 import { channels, conversationStatuses } from '#workflows/conversation/types.js';
 import { chatMessage } from './chat.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
+import { textPatterns } from './text-patterns.js';
 
 /** The longest reply an agent may send (the messaging platform takes 4,096 characters of text). */
 export const agentLimits = { replyChars: 4_096, listDefault: 50, listMax: 200 } as const;
@@ -73,7 +74,7 @@ export const statusResponse = objectOf({ status });
 
 export const agentReplyRequest = objectOf(
   {
-    text: { type: 'string', minLength: 1, maxLength: agentLimits.replyChars, pattern: '\\S' },
+    text: { type: 'string', minLength: 1, maxLength: agentLimits.replyChars, pattern: textPatterns.notBlank.pattern },
     messageId: { ...uuid, description: 'Optional idempotency key: a reply sent again with the same id is sent once.' },
   },
   ['messageId'],

@@ -1,6 +1,7 @@
 import { articleChannels, articleStatuses, articleVisibilities } from '#articles/types.js';
 import { keysOf, name, nullable, objectOf, timestamp, uuid } from './common.js';
 import { ingestLimits } from './ingest.js';
+import { textPatterns } from './text-patterns.js';
 
 /**
  * Lengths of authored fields. An article's excerpt, a blank line and its body are what the AI feed
@@ -22,7 +23,7 @@ const slug = {
   type: 'string',
   minLength: 1,
   maxLength: authoringLimits.slug,
-  pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+  pattern: textPatterns.slug.pattern,
   description: 'Lower-case letters and digits joined by single hyphens; unique in the knowledge base.',
   examples: ['how-to-pitch-a-tent'],
 } as const;
@@ -78,7 +79,7 @@ const articleFields = {
   },
   slug: { ...slug, description: `${slug.description} Derived from the title at creation when absent ("-2", "-3"… when taken).` },
   excerpt: { type: 'string', maxLength: authoringLimits.excerpt, description: "Default '' (never derived from the body)." },
-  imageUrl: nullable({ type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 }),
+  imageUrl: nullable({ type: 'string', format: 'uri', pattern: textPatterns.httpAddress.pattern, maxLength: 2048 }),
   categoryId: nullable({ ...uuid, description: 'A category of the same knowledge base.' }),
   channels: {
     type: 'array',

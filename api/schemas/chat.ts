@@ -1,10 +1,11 @@
 import { conversationStatuses } from '#workflows/conversation/types.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
+import { textPatterns } from './text-patterns.js';
 
 /** The longest message a visitor may send. */
 export const chatLimits = { messageChars: 4_000 } as const;
 
-const locale = { type: 'string', pattern: '^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$', examples: ['de', 'en-GB'] } as const;
+const locale = { type: 'string', pattern: textPatterns.widgetLanguageTag.pattern, examples: ['de', 'en-GB'] } as const;
 
 export const configQuery = objectOf({ locale: { ...locale, description: "The widget's locale; else the operator's." } }, [
   'locale',
@@ -83,7 +84,7 @@ export const historyResponse = objectOf({
 
 export const sendMessageRequest = objectOf(
   {
-    text: { type: 'string', minLength: 1, maxLength: chatLimits.messageChars, pattern: '\\S' },
+    text: { type: 'string', minLength: 1, maxLength: chatLimits.messageChars, pattern: textPatterns.notBlank.pattern },
     messageId: {
       ...uuid,
       description: 'Optional idempotency key: a message sent again with the same id is taken in once.',

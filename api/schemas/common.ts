@@ -1,6 +1,7 @@
 /** Building blocks shared by the request and response schemas. */
 
 import type { JSONSchema } from 'json-schema-to-ts';
+import { textPatterns } from './text-patterns.js';
 
 export const uuid = { type: 'string', format: 'uuid' } as const;
 
@@ -12,6 +13,10 @@ export const timestamp = {
 } as const;
 
 export const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+
+/** A secret the caller gives once: never shown again, so it is write-only. */
+export const secret = (maxLength: number, description: string, pattern: string = textPatterns.secret.pattern) =>
+  ({ type: 'string', pattern, minLength: 1, maxLength, description, writeOnly: true }) as const;
 
 export const errorBody = {
   type: 'object',

@@ -1,12 +1,8 @@
-import { name, nullable, objectOf, timestamp, uuid } from './common.js';
+import { name, nullable, objectOf, secret, timestamp, uuid } from './common.js';
+import { textPatterns } from './text-patterns.js';
 
-// Secrets go into a request header or an HMAC key: printable ASCII without spaces.
-const secret = (maxLength: number, description: string) =>
-  ({ type: 'string', pattern: '^[!-~]+$', minLength: 1, maxLength, description, writeOnly: true }) as const;
-
-// No query or fragment, and no `user:password@`: settings are shown back, and credentials have fields of their own.
 const httpUrl = (description: string) =>
-  ({ type: 'string', format: 'uri', pattern: '^https?://[^/?#@]+(/[^?#]*)?$', maxLength: 2048, description }) as const;
+  ({ type: 'string', format: 'uri', pattern: textPatterns.sourceAddress.pattern, maxLength: 2048, description }) as const;
 
 const schedule = {
   knowledgeBaseId: { ...uuid, description: "Where the items go; the tenant's default knowledge base when omitted" },
@@ -17,7 +13,7 @@ const shopSettings = {
   adminUrl: httpUrl("The shop's admin API root, e.g. `https://northwind.myshop.example` (paths are `/admin/api/{apiVersion}/…`)"),
   apiVersion: {
     type: 'string',
-    pattern: '^[0-9]{4}-[0-9]{2}$',
+    pattern: textPatterns.yearMonthVersion.pattern,
     description: 'Admin API version, `YYYY-MM`',
     examples: ['2025-01'],
   },
@@ -78,7 +74,11 @@ export const createCmsConnectorRequest = objectOf(
     data: objectOf(
       {
         ...cmsSettings,
-        applicationPassword: secret(256, 'Application password of `username`; stored encrypted, never shown again'),
+        applicationPassword: secret(
+          256,
+          'Application password of `username`, as the site shows it (groups of four with spaces) or without the spaces; stored encrypted, never shown again',
+          textPatterns.applicationPassword.pattern,
+        ),
       },
       ['username', 'applicationPassword', 'pageSize'],
     ),

@@ -2,6 +2,7 @@ import { ingestLimits } from '#knowledge/ingestion-client.js';
 import { jobStatuses } from '#knowledge/jobs.js';
 import { sourceTypes } from '#workflows/ingestion/types.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
+import { textPatterns } from './text-patterns.js';
 
 export { ingestLimits };
 
@@ -22,7 +23,13 @@ export const ingestItem = objectOf(
           type: 'string',
           description: `Text the AI answers from (plain text or HTML), at most ${ingestLimits.contentChars} characters (413 beyond).`,
         },
-        url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Used in citations.' },
+        url: {
+          type: 'string',
+          format: 'uri',
+          pattern: textPatterns.httpAddress.pattern,
+          maxLength: 2048,
+          description: 'Used in citations.',
+        },
         metadata: { type: 'object', description: 'Original raw data (price, sku, author…).' },
         sourceData: { type: 'object', description: 'Structured source data for richer answers.' },
         hash: {

@@ -1,32 +1,28 @@
-import { name, objectOf, uuid } from './common.js';
+import { name, objectOf, secret, uuid } from './common.js';
+import { textPatterns } from './text-patterns.js';
 
-// Identifiers and the version end up in Graph API paths: URL-safe characters only, never `/` or `.`.
 const platformId = (description: string) =>
   ({
     type: 'string',
-    pattern: '^[A-Za-z0-9_-]+$',
+    pattern: textPatterns.platformId.pattern,
     minLength: 1,
     maxLength: 64,
     description,
     examples: ['109283746501928'],
   }) as const;
 
-// Secrets go into an Authorization header or an HMAC key: printable ASCII without spaces.
-const secret = (maxLength: number, description: string) =>
-  ({ type: 'string', pattern: '^[!-~]+$', minLength: 1, maxLength, description, writeOnly: true }) as const;
-
 const publicData = {
   businessAccountId: platformId('Business account (WABA) id, as the platform shows it (digits)'),
   phoneNumberId: platformId('Id of the sending number (digits); one connection per number'),
   phoneNumber: {
     type: 'string',
-    pattern: '^\\+[1-9][0-9]{6,14}$',
+    pattern: textPatterns.phoneNumber.pattern,
     description: 'E.164: `+`, country code, digits; no spaces, dashes or parentheses',
     examples: ['+4915123456789'],
   },
   apiVersion: {
     type: 'string',
-    pattern: '^v[0-9]+\\.[0-9]+$',
+    pattern: textPatterns.graphApiVersion.pattern,
     maxLength: 16,
     description: 'Graph API version, `v<major>.<minor>`',
     examples: ['v23.0'],

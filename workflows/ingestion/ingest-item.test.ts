@@ -45,7 +45,11 @@ const version = (externalId: string, content: string): IngestItem => ({
 
 /** The ingestion client on a test's own task queues; job statuses are the API's business, not this test's. */
 const ingestionOn = (taskQueueBase: string) =>
-  createIngestionClient(client, taskQueueBase, { snapshot: async () => ({}), set: async () => undefined, restore: async () => undefined });
+  createIngestionClient(client, taskQueueBase, {
+    snapshot: async () => ({}),
+    set: async () => undefined,
+    restore: async () => undefined,
+  });
 
 /** The activities the ingestion workflows call, typed from the real ones so a rename breaks this test. */
 type IngestionActivities = Pick<
@@ -98,7 +102,8 @@ test('versions that arrive while one is processed collapse to the latest', async
   const identity = { tenantId: randomUUID(), integrationId: 'cms', externalId: 'page-1' };
   const { activities, ingested, started, release } = recordingActivities();
   const ingestion = ingestionOn(taskQueueBase);
-  const send = (content: string) => ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, content));
+  const send = (content: string) =>
+    ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, content));
 
   await withWorker(taskQueueBase, activities, async () => {
     await send('v1');
@@ -123,14 +128,18 @@ test('a delete overtaken by a newer version is answered as not done', async (t) 
     const cleanup = await client.workflow.start('cleanupWorkflow', {
       workflowId: cleanupId,
       taskQueue: `${taskQueueBase}-unpolled`,
-      args: [
-        { tenantId: identity.tenantId, knowledgeBaseId, sourceOrigin: 'cms', keepExternalIds: [] },
-      ],
+      args: [{ tenantId: identity.tenantId, knowledgeBaseId, sourceOrigin: 'cms', keepExternalIds: [] }],
     });
     const ingestion = ingestionOn(taskQueueBase);
     await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v1'));
     await started;
-    await ingestion.remove(identity, { knowledgeBaseId, sourceOrigin: 'cms', replyTo: cleanupId, sourceType: 'PAGE', priority: 'high' });
+    await ingestion.remove(identity, {
+      knowledgeBaseId,
+      sourceOrigin: 'cms',
+      replyTo: cleanupId,
+      sourceType: 'PAGE',
+      priority: 'high',
+    });
     await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v2'));
     release();
     await client.workflow.getHandle(ingestWorkflowId(identity)).result();
