@@ -11,7 +11,7 @@ import ts from 'typescript';
  * - `api/` never imports `activities/` (nor the worker);
  * - workflow code imports workflow code, `@temporalio/workflow` and `@temporalio/common` only, and
  *   activities as types (`Activities`);
- * - `connector-sdk/` imports nothing from the repository: it is published on its own.
+ * - `connector-sdk/` imports nothing from the repository: it is a package of its own.
  */
 
 const libraries = ['knowledge', 'answering', 'conversations', 'messaging', 'articles', 'tenancy', 'connectors', 'platform'];

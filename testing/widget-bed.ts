@@ -78,7 +78,7 @@ export async function startWidgetBed(): Promise<WidgetBed> {
   };
 }
 
-/** The three ways a site embeds the widget (README). `init` is the page's own script. */
+/** The three ways a site embeds the widget (docs/widget.md). `init` is the page's own script. */
 export const embed = {
   /** The newest release as an ES module, with the command queue stub before it. */
   latest: (files: WidgetFiles, init: string) =>

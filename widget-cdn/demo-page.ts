@@ -1,6 +1,6 @@
 /**
  * `{cdn_url}/demo#<operator key>` outside production: a plain page with the widget embedded the way
- * the README shows (the newest release), so whoever runs `npm start` can talk to the demo tenant's
+ * docs/widget.md shows (the newest release), so whoever runs `npm start` can talk to the demo tenant's
  * operator at once. The key travels in the fragment, which never reaches a server or its logs.
  */
 export const demoPage = `<!doctype html>
