@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { transform } from 'esbuild';
 import Koa from 'koa';
 import type { ApiState } from '#api/state.js';
+import { startHttpFake, type HttpFake } from '#testing/http-fake.js';
 import { createAgentPageRouter } from './page.js';
 
 /*
@@ -11,23 +10,16 @@ import { createAgentPageRouter } from './page.js';
  * reach the browser as plain JavaScript (page.test.ts covers what the page then does).
  */
 
-let server: Server;
-let url: string;
+let server: HttpFake;
 test.before(async () => {
   const app = new Koa<ApiState>();
   for (const middleware of createAgentPageRouter().middleware()) app.use(middleware);
-  server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startHttpFake(app.callback());
 });
-test.after.always(async () => {
-  server?.closeAllConnections();
-  if (server) await new Promise((resolve) => server.close(resolve));
-});
+test.after.always(() => server?.close());
 
 async function get(path: string) {
-  const response = await fetch(url + path);
+  const response = await fetch(server.url + path);
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 

@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import Koa from 'koa';
 import { createArticleFeed } from '#articles/ai-feed.js';
@@ -11,6 +9,7 @@ import { createLogger } from '#platform/logger.js';
 import { createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createTenancy } from '#tenancy/index.js';
 import { testConfig } from '#testing/config.js';
+import { startHttpFake, type HttpFake } from '#testing/http-fake.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import type { IngestItem } from '#knowledge/ingestion-client.js';
 import { errorHandler } from '#api/middleware/error-handler.js';
@@ -28,7 +27,7 @@ const logger = createLogger({ level: 'silent', name: 'admin-articles-test' });
 const articleUrl = (article: Article) => `https://help.example/${article.knowledgeBaseId}/${article.slug}`;
 
 let redis: RedisClient;
-let server: Server;
+let server: HttpFake;
 let url: string;
 const tenancy = () => createTenancy(redis, prefix);
 
@@ -82,15 +81,12 @@ test.before(async () => {
   app.use(errorHandler());
   app.use(jsonBody(1024 * 1024));
   for (const middleware of router.middleware()) app.use(middleware);
-  server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startHttpFake(app.callback());
+  url = server.url;
 });
 
 test.after.always(async () => {
-  server?.closeAllConnections();
-  if (server) await new Promise((resolve) => server.close(resolve));
+  await server?.close();
   if (!redis) return;
   const keys: string[] = [];
   for await (const key of redis.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) keys.push(key);
