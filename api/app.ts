@@ -45,11 +45,11 @@ import { createChatRouter } from './routes/chat.js';
 import { createConnectorsRouter } from './routes/connectors.js';
 import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
-import { createIntegrationsRouter } from './routes/messaging-connections.js';
+import { createMessagingConnectionsRouter } from './routes/messaging-connections.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
-import { createWebhooksRouter } from './routes/messaging-webhooks.js';
+import { createMessagingWebhooksRouter } from './routes/messaging-webhooks.js';
 import type { ApiState } from './state.js';
 
 export interface AppDeps {
@@ -153,13 +153,13 @@ export function createApp({
       rateLimits: chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat }),
       settings: settings.chat,
     }),
-    createIntegrationsRouter({
+    createMessagingConnectionsRouter({
       tenancy,
       connections: messaging.connections,
       allowDevelopmentMode: messaging.allowDevelopmentMode,
       publicBaseUrl: settings.publicBaseUrl,
     }),
-    createWebhooksRouter({ connections: messaging.connections, inbound: messaging.inbound }),
+    createMessagingWebhooksRouter({ connections: messaging.connections, inbound: messaging.inbound }),
     createConnectorsRouter({
       tenancy,
       connectors: connectors.records,

@@ -34,7 +34,7 @@ export function createConnectorSetup({ tenancy, connectors, schedules }: Connect
         ...settings,
         apiKeyId: apiKey.id,
         secrets: { ...secrets, ingestionKey: secret },
-      } as NewConnector);
+      });
       try {
         await schedules.create(connector);
       } catch (error) {

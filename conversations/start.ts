@@ -34,20 +34,17 @@ export function createWidgetConversationStart({ records, transcript, conversatio
     visitor: { contact: Contact; locale?: string },
   ): Promise<StartedConversation> {
     const visitorToken = generateSecret('visitorToken');
+    const locale = resolveLocale(visitor.locale ?? operator.locale);
     const ref: ConversationRef = {
       conversationId: randomUUID(),
       tenantId: operator.tenantId,
       operatorId: operator.id,
       knowledgeBaseId: operator.knowledgeBaseId,
       channel: 'widget',
-      locale: resolveLocale(visitor.locale ?? operator.locale),
+      locale,
     };
     const record = await records.create({ ...ref, visitorTokenHash: hashSecret(visitorToken), contact: visitor.contact });
-    const greeting = greetingMessage({
-      operatorName: operator.name,
-      locale: resolveLocale(ref.locale),
-      createdAt: record.createdAt,
-    });
+    const greeting = greetingMessage({ operatorName: operator.name, locale, createdAt: record.createdAt });
     try {
       await conversations.start(ref, timers);
     } catch (error) {

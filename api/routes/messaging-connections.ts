@@ -7,7 +7,7 @@ import { ownedBy } from '../ownership.js';
 import { createCredentialRequest, credentialResponse, webhookInfoResponse } from '../schemas/messaging-connections.js';
 import type { UserState } from '../state.js';
 
-export interface IntegrationsRouterDeps {
+export interface MessagingConnectionsRouterDeps {
   tenancy: Pick<Tenancy, 'findUserByToken' | 'getOperator' | 'listOperators'>;
   connections: Pick<MessagingConnections, 'create' | 'get' | 'credentialsOf'>;
   /** `{base_url}`, without a trailing slash: the callback URLs handed out start with it. */
@@ -22,7 +22,12 @@ export interface IntegrationsRouterDeps {
  * token to enter in the platform's app dashboard. Both routes are for admins only: the verify token
  * is a credential too, and agents have no set-up to do.
  */
-export function createIntegrationsRouter({ tenancy, connections, publicBaseUrl, allowDevelopmentMode }: IntegrationsRouterDeps) {
+export function createMessagingConnectionsRouter({
+  tenancy,
+  connections,
+  publicBaseUrl,
+  allowDevelopmentMode,
+}: MessagingConnectionsRouterDeps) {
   const router = new DocumentedRouter<UserState>({ tags: ['Integrations'], security: 'userToken', errors: [401, 403, 503] });
   router.use(requireUser(tenancy, ['admin']));
 

@@ -8,7 +8,7 @@ import { DocumentedRouter } from '../openapi/documented-router.js';
 import { webhookAcknowledgement } from '../schemas/messaging-webhooks.js';
 import type { ApiState } from '../state.js';
 
-export interface WebhooksRouterDeps {
+export interface MessagingWebhooksRouterDeps {
   connections: Pick<MessagingConnections, 'getByWebhookPath' | 'credentialsOf'>;
   inbound: Inbound;
 }
@@ -22,7 +22,7 @@ const deliveryLimitBytes = 4 * 1024 * 1024;
  * is checked against the connection's app secret over its exact bytes, handed to the conversation
  * workflows (durable before the answer) and answered at once; the AI answers afterwards.
  */
-export function createWebhooksRouter({ connections, inbound }: WebhooksRouterDeps) {
+export function createMessagingWebhooksRouter({ connections, inbound }: MessagingWebhooksRouterDeps) {
   const router = new DocumentedRouter<ApiState>({ tags: ['Messaging webhooks'], security: 'none', errors: [404, 503] });
 
   async function connectionOf(ctx: { params: Record<string, string> }): Promise<MessagingConnection> {

@@ -102,7 +102,7 @@ export function createAgentRouter({
     async (ctx) => {
       const { tenantId } = ctx.state.user;
       // Every open conversation: a new one shows up as it starts, not only once it needs a person.
-      const filter: InboxFilter = { status: 'all', channel: undefined, limit: 200 };
+      const filter: InboxFilter = { status: 'all', limit: 200 };
       const stream = openEventStream(ctx);
       sendInboxUpdates(stream, () => inbox.list(tenantId, filter), {
         intervalMs: inboxIntervalMs,
