@@ -9,6 +9,11 @@ const stamp = 'node_modules/.installed-lock-hash';
 
 if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
   console.log('[stack] installing Node dependencies (npm ci)');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  // onnxruntime-node's install step would download GPU libraries from outside; the CPU library it
+  // ships is all the embedder needs.
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], {
+    stdio: 'inherit',
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+  });
   writeFileSync(stamp, lockHash);
 }

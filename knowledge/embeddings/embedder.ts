@@ -9,8 +9,18 @@ export interface EmbeddingSpace {
   dimensions: number;
 }
 
+/** How much text a model reads: chunks are cut to fit, so no chunk's tail is dropped unseen. */
+export interface TokenWindow {
+  /** Tokens the model reads of one text, its own markers included. */
+  maxTokens: number;
+  /** Tokens `text` takes in the model's own counting. */
+  count(text: string): number;
+}
+
 export interface Embedder {
   readonly space: EmbeddingSpace;
+  /** Present when the model reads only a bounded number of tokens of a text. */
+  readonly tokenWindow?: TokenWindow;
   /** One vector per text, in input order. */
   embed(texts: string[]): Promise<number[][]>;
 }
