@@ -19,6 +19,7 @@ const input: AnswerInput = {
       url: 'https://help.example.com/reset',
       text: 'Open the sign-in page and choose "Forgot password".',
       score: 0.9,
+      similarity: 0.6,
     },
   ],
 };

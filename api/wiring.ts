@@ -7,7 +7,7 @@ import { createTemporalClient } from '#platform/temporal.js';
 import { serviceVersion } from '#platform/version.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { createTenancy } from '#tenancy/index.js';
-import { createEmbedder } from '#knowledge/embeddings/index.js';
+import { createProcessEmbedders } from '#knowledge/embeddings/index.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
 import { createIngestionClient } from '#knowledge/ingestion-client.js';
@@ -54,7 +54,8 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   connectInBackground(subscriber, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
   const temporal = createTemporalClient(config.temporal);
-  const embedder = createEmbedder(config.embeddings);
+  // The API embeds only queries: the search route's and nothing else.
+  const { queries: embedder } = await createProcessEmbedders(config.embeddings);
   const chunkIndex = createChunkIndex(weaviate, embedder.space);
   const jobs = createJobStore(redis, config.redis.prefix);
   const ingestion = createIngestionClient(temporal.client, config.temporal.taskQueue, jobs);

@@ -109,6 +109,7 @@ async function measureComposing(): Promise<number[]> {
     url: null,
     text: normalizeText(item.data.content).repeat(4).slice(0, 3_000),
     score: 1,
+    similarity: 0.6,
   }));
   const sink = { token() {}, reset() {} };
   const times: number[] = [];

@@ -29,8 +29,8 @@ export interface MeasuredStack {
   admin: AdminClient;
   /** Stops these processes with the stack. */
   track(...processes: Array<{ stop(): Promise<void> }>): void;
-  /** Starts `processes` API and worker processes and waits until they serve. */
-  startApps(processes?: number): Promise<AppProcesses>;
+  /** Starts `processes` API and worker processes (with `env` over the stack's) and waits until they serve. */
+  startApps(processes?: number, env?: Record<string, string>): Promise<AppProcesses>;
   stop(): Promise<void>;
 }
 
@@ -77,9 +77,9 @@ export async function startMeasuredStack(name: string, env: Record<string, strin
     temporal: new Client({ connection }),
     admin: createAdminClient({ baseUrl: apiUrl, adminToken: secrets.adminToken }),
     track: (...processes) => void started.push(...processes),
-    async startApps(processes = 1) {
+    async startApps(processes = 1, env = {}) {
       const apps = startAppProcesses({
-        env: processEnv,
+        env: { ...processEnv, ...env },
         paths: plan.paths,
         apiProcesses: processes,
         workerProcesses: processes,

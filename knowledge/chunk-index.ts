@@ -27,6 +27,19 @@ export interface ChunkToIndex {
   vector: number[];
 }
 
+/** How hybrid search fuses its keyword and vector halves. */
+export interface HybridRanking {
+  /** Weight of the vector half, from 0 (keywords only) to 1 (meaning only). */
+  alpha: number;
+  fusion: 'Ranked' | 'RelativeScore';
+}
+
+/**
+ * Chosen on the evaluation set's tuning questions with the default model (`npm run eval:tune`,
+ * docs/answering.md). The other embedders are ranked the same way.
+ */
+export const defaultRanking: HybridRanking = { alpha: 0.3, fusion: 'RelativeScore' };
+
 export interface ChunkHit {
   properties: ChunkProperties;
   score: number;
@@ -120,15 +133,16 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
       knowledgeBaseId: string,
       query: string,
       vector: number[],
-      options: { limit: number; maxVectorDistance: number; includeVector?: boolean },
+      options: { limit: number; maxVectorDistance: number; includeVector?: boolean; ranking?: HybridRanking },
     ): Promise<ChunkHit[]> {
       const chunksOfKb = await tenant(knowledgeBaseId);
+      const ranking = options.ranking ?? defaultRanking;
       const result = await chunksOfKb.query
         .hybrid(query, {
           // The distance bounds the vector half only (maxVectorDistance would drop keyword matches too).
           vector: { vector, distance: options.maxVectorDistance },
-          // Tuned on the evaluation set (eval/): keywords weigh more than the local embedder's vectors.
-          alpha: 0.3,
+          alpha: ranking.alpha,
+          fusionType: ranking.fusion,
           limit: options.limit,
           queryProperties: [{ name: 'title', weight: 2 }, 'text'],
           returnMetadata: ['score'],

@@ -1,5 +1,5 @@
 import type { Embedder } from './embeddings/index.js';
-import type { ChunkHit, ChunkIndex } from './chunk-index.js';
+import { defaultRanking, type ChunkHit, type ChunkIndex, type HybridRanking } from './chunk-index.js';
 import type { SourceRecord, SourceStore } from './sources.js';
 
 export interface SearchResult {
@@ -28,6 +28,8 @@ export interface RetrievedSource {
   /** The source's matching passages in document order, joined by blank lines (title not repeated). */
   text: string;
   score: number;
+  /** Cosine similarity between the question and the source's closest chunk: how near it is in meaning. */
+  similarity: number;
 }
 
 export interface RetrieveOptions {
@@ -45,6 +47,35 @@ interface CurrentHit {
   record: SourceRecord;
 }
 
+/** A source's current chunks among the hits, best first, and the score it ranks by. */
+interface RankedSource {
+  record: SourceRecord;
+  hits: ChunkHit[];
+  score: number;
+}
+
+/**
+ * How a source's chunks add up to its rank: its best chunk's score, plus this share of its second
+ * best's, so a source that matches in two places edges out one that matches in one. Chosen with
+ * the ranking on the evaluation set (`npm run eval:tune`).
+ */
+export const defaultSecondChunkWeight = 0;
+
+/** Sources in order of their score; a source's hits keep the hybrid ranking's order. */
+export function rankSources(hits: CurrentHit[], secondChunkWeight: number): RankedSource[] {
+  const bySource = new Map<string, RankedSource>();
+  for (const { hit, record } of hits) {
+    const source = bySource.get(hit.properties.sourceKey);
+    if (!source) bySource.set(hit.properties.sourceKey, { record, hits: [hit], score: hit.score });
+    else {
+      if (source.hits.length === 1) source.score += secondChunkWeight * hit.score;
+      source.hits.push(hit);
+    }
+  }
+  // A stable sort: sources of equal score keep the order of their best chunks.
+  return [...bySource.values()].sort((a, b) => b.score - a.score);
+}
+
 const snippetLength = 300;
 
 /**
@@ -58,7 +89,12 @@ export function createKnowledgeSearch(deps: {
   embedder: Pick<Embedder, 'embed'>;
   sources: SourceStore;
   minSimilarity: number;
+  ranking?: HybridRanking;
+  secondChunkWeight?: number;
 }) {
+  const ranking = deps.ranking ?? defaultRanking;
+  const secondChunkWeight = deps.secondChunkWeight ?? defaultSecondChunkWeight;
+
   async function currentHits(
     tenantId: string,
     knowledgeBaseId: string,
@@ -72,6 +108,7 @@ export function createKnowledgeSearch(deps: {
       // Weaviate's cosine distance is 1 - similarity.
       maxVectorDistance: 1 - deps.minSimilarity,
       includeVector,
+      ranking,
     });
     // Stale chunks (an older generation, or a source moved or deleted) are dropped before sources
     // are ranked, so a source mid-update still shows its current text.
@@ -90,29 +127,26 @@ export function createKnowledgeSearch(deps: {
     async search(tenantId: string, knowledgeBaseId: string, query: string, limit: number): Promise<SearchResult[]> {
       // Several chunks of one source compete for places: ask for more than the rows wanted.
       const { hits } = await currentHits(tenantId, knowledgeBaseId, query, Math.min(200, Math.max(20, limit * 4)), false);
-      const results = new Map<string, SearchResult>();
-      for (const { hit, record } of hits) {
-        if (results.has(hit.properties.sourceKey)) continue;
-        results.set(hit.properties.sourceKey, {
+      return rankSources(hits, secondChunkWeight)
+        .slice(0, limit)
+        .map(({ record, hits: [best], score }) => ({
           externalId: record.externalId,
           integrationId: record.integrationId,
           sourceType: record.sourceType,
           sourceOrigin: record.sourceOrigin || null,
           title: record.title,
           url: record.url,
-          snippet: snippetOf(hit.properties.text || record.title),
-          score: hit.score,
+          snippet: snippetOf(best!.properties.text || record.title),
+          score,
           metadata: record.metadata,
           sourceData: record.sourceData,
-        });
-      }
-      return [...results.values()].slice(0, limit);
+        }));
     },
 
     /**
-     * The sources to answer `question` from, best first, numbered for citation. A source counts
-     * only if one of its chunks is close enough to the question in meaning: a stray keyword match
-     * does not make an answer. None at all means the knowledge base does not answer it.
+     * The sources to answer `question` from, in the search's order, numbered for citation. A source
+     * counts only if one of its chunks is close enough to the question in meaning: a stray keyword
+     * match does not make an answer. None at all means the knowledge base does not answer it.
      */
     async retrieve(
       tenantId: string,
@@ -121,19 +155,14 @@ export function createKnowledgeSearch(deps: {
       options: RetrieveOptions,
     ): Promise<RetrievedSource[]> {
       const { vector, hits } = await currentHits(tenantId, knowledgeBaseId, question, 30, true);
-      const bySource = new Map<string, { record: SourceRecord; hits: ChunkHit[]; similarity: number; score: number }>();
-      for (const { hit, record } of hits) {
-        const similarity = cosineSimilarity(vector, hit.vector ?? []);
-        const sourceKey = hit.properties.sourceKey;
-        const source = bySource.get(sourceKey) ?? { record, hits: [], similarity: 0, score: hit.score };
-        source.similarity = Math.max(source.similarity, similarity);
-        if (source.hits.length < options.maxPassagesPerSource) source.hits.push(hit);
-        bySource.set(sourceKey, source);
-      }
-      return [...bySource.values()]
+      return rankSources(hits, secondChunkWeight)
+        .map((source) => ({
+          ...source,
+          similarity: Math.max(...source.hits.map((hit) => cosineSimilarity(vector, hit.vector ?? []))),
+        }))
         .filter((source) => source.similarity >= options.minSimilarity)
         .slice(0, options.maxSources)
-        .map(({ record, hits, score }, i) => ({
+        .map(({ record, hits, score, similarity }, i) => ({
           n: i + 1,
           sourceKey: hits[0]!.properties.sourceKey,
           externalId: record.externalId,
@@ -142,10 +171,12 @@ export function createKnowledgeSearch(deps: {
           title: record.title,
           url: record.url,
           text: hits
+            .slice(0, options.maxPassagesPerSource)
             .sort((a, b) => a.properties.chunkIndex - b.properties.chunkIndex)
             .map((hit) => hit.properties.text)
             .join('\n\n'),
           score,
+          similarity,
         }));
     },
   };

@@ -114,9 +114,16 @@ export const variables = {
     usedBy: ['api', 'worker'],
   },
   EMBEDDINGS_PROVIDER: {
-    schema: { enum: ['local', 'openai'] },
+    schema: { enum: ['local', 'hashed', 'openai'] },
     default: 'local',
-    description: 'local (hashed n-grams, no model, no network) or openai (any OpenAI-compatible /v1/embeddings)',
+    description:
+      'local (all-MiniLM-L6-v2 in-process: a sentence model, English, no network), hashed (hashed n-grams: no model at all, matches words rather than meaning) or openai (any OpenAI-compatible /v1/embeddings)',
+    usedBy: ['api', 'worker'],
+  },
+  EMBEDDINGS_MODEL_DIR: {
+    schema: { type: 'string', minLength: 1 },
+    description:
+      "folder of the local model's files (checked against their pinned SHA-256 at start); by default ~/.cache/kb-assistant/models/all-MiniLM-L6-v2-q4, where npm start and npm test put it",
     usedBy: ['api', 'worker'],
   },
   EMBEDDINGS_BASE_URL: {
@@ -139,7 +146,8 @@ export const variables = {
   },
   EMBEDDINGS_DIMENSIONS: {
     schema: { type: 'integer', minimum: 8, maximum: 8192 },
-    description: 'vector size: 512 for local; 1536 for openai unless set (a size set is asked of the model)',
+    description:
+      'vector size: 512 for hashed unless set; 1536 for openai unless set (a size set is asked of the model); the local model has its own (384), so not with local',
     usedBy: ['api', 'worker'],
   },
   EMBEDDINGS_BATCH_SIZE: {
@@ -151,7 +159,7 @@ export const variables = {
   SEARCH_MIN_SIMILARITY: {
     schema: { type: 'number', minimum: 0, maximum: 1 },
     description:
-      'least cosine similarity for a passage to match by meaning alone (keyword matches always count); 0.2 for local, 0.25 for openai',
+      'least cosine similarity for a passage to match by meaning alone (keyword matches always count); by default 0.2 for local, 0.2 for hashed, 0.25 for openai',
     usedBy: ['api'],
   },
   ANSWERS_PROVIDER: {
@@ -182,7 +190,7 @@ export const variables = {
   ANSWER_MIN_SIMILARITY: {
     schema: { type: 'number', minimum: 0, maximum: 1 },
     description:
-      'least cosine similarity between the question and a passage for the AI to answer from it; below it, the AI says it does not know. 0.3 for local, 0.35 for openai embeddings',
+      'least cosine similarity between the question and a passage for the AI to answer from it; below it, the AI says it does not know. By default 0.3 for local, 0.15 for hashed, 0.35 for openai embeddings',
     usedBy: ['worker'],
   },
   CONVERSATION_AGENT_WAIT_SECONDS: {

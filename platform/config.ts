@@ -24,8 +24,8 @@ export interface Config {
   searchMinSimilarity: number;
   ingestConcurrency: number;
   answers: AnswersConfig;
-  /** Cosine similarity below which a passage is not used for an answer. */
-  answerMinSimilarity: number;
+  /** When a retrieved source is evidence enough to answer from (answering/evidence.ts). */
+  answerEvidence: { minSimilarity: number; minCoverage: number; confidentSimilarity: number };
   conversations: ConversationsConfig;
   /** Set for the API (the only process that reads it) and everywhere outside production. */
   adminToken?: string;
@@ -40,7 +40,9 @@ export interface Config {
 }
 
 export type EmbeddingsConfig =
-  | { provider: 'local'; dimensions: number }
+  /** Without a folder, the model is where the set-up puts it (knowledge/embeddings/minilm/model-files.ts). */
+  | { provider: 'local'; modelDir?: string }
+  | { provider: 'hashed'; dimensions: number }
   | {
       provider: 'openai';
       baseUrl: string;
@@ -113,6 +115,9 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
   if (values.ANSWERS_PROVIDER === 'openai' && values.ANSWERS_API_KEY === undefined && answersKey.usedBy.includes(role)) {
     problems.push(`ANSWERS_API_KEY is required when ANSWERS_PROVIDER is openai: ${answersKey.description}`);
   }
+  if (values.EMBEDDINGS_PROVIDER === 'local' && values.EMBEDDINGS_DIMENSIONS !== undefined) {
+    problems.push('EMBEDDINGS_DIMENSIONS does not apply to the local model, whose vectors have 384 dimensions: unset it, or choose hashed or openai');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   let { ADMIN_TOKEN: adminToken, SECRETS_KEY: secretsKey } = values;
@@ -156,8 +161,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     graphApiBaseUrl: String(values.GRAPH_API_BASE_URL).replace(/\/+$/, ''),
     connectorsApiUrl: String(values.CONNECTORS_API_URL ?? values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     embeddings: embeddingsConfig(values),
-    // The hashed n-grams of the local embedder score unrelated texts lower than a real model does.
-    searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? (values.EMBEDDINGS_PROVIDER === 'openai' ? 0.25 : 0.2)),
+    searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? similarityDefaults[embeddingsProvider(values)].search),
     ingestConcurrency: Number(values.INGEST_CONCURRENCY),
     answers:
       values.ANSWERS_PROVIDER === 'openai'
@@ -168,7 +172,10 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
             apiKey: String(values.ANSWERS_API_KEY ?? ''),
           }
         : { provider: 'extractive' },
-    answerMinSimilarity: Number(values.ANSWER_MIN_SIMILARITY ?? (values.EMBEDDINGS_PROVIDER === 'openai' ? 0.35 : 0.15)),
+    answerEvidence: {
+      ...evidenceDefaults[embeddingsProvider(values)],
+      ...(values.ANSWER_MIN_SIMILARITY === undefined ? {} : { minSimilarity: Number(values.ANSWER_MIN_SIMILARITY) }),
+    },
     conversations: {
       agentWaitNoticeMs: Number(values.CONVERSATION_AGENT_WAIT_SECONDS) * 1000,
       idleTimeoutMs: Number(values.CONVERSATION_IDLE_MINUTES) * 60_000,
@@ -190,9 +197,31 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
   };
 }
 
+const embeddingsProvider = (values: Values) => values.EMBEDDINGS_PROVIDER as EmbeddingsConfig['provider'];
+
+/**
+ * Each model spreads similarities differently, so each has its own floors. The local model's were
+ * chosen on the evaluation set's tuning questions (`npm run eval:tune`, docs/answering.md); the
+ * hashed n-grams score unrelated texts lower than a real model does and cannot tell a paraphrase,
+ * so with them a source must always share a third of the question's words.
+ */
+const similarityDefaults: Record<EmbeddingsConfig['provider'], { search: number }> = {
+  local: { search: 0.2 },
+  hashed: { search: 0.2 },
+  openai: { search: 0.25 },
+};
+const evidenceDefaults: Record<EmbeddingsConfig['provider'], Config['answerEvidence']> = {
+  local: { minSimilarity: 0.3, minCoverage: 1 / 3, confidentSimilarity: 0.6 },
+  hashed: { minSimilarity: 0.15, minCoverage: 1 / 3, confidentSimilarity: 2 },
+  openai: { minSimilarity: 0.35, minCoverage: 1 / 3, confidentSimilarity: 2 },
+};
+
 function embeddingsConfig(values: Values): EmbeddingsConfig {
   const dimensions = values.EMBEDDINGS_DIMENSIONS === undefined ? undefined : Number(values.EMBEDDINGS_DIMENSIONS);
-  if (values.EMBEDDINGS_PROVIDER !== 'openai') return { provider: 'local', dimensions: dimensions ?? 512 };
+  if (values.EMBEDDINGS_PROVIDER === 'local') {
+    return values.EMBEDDINGS_MODEL_DIR === undefined ? { provider: 'local' } : { provider: 'local', modelDir: String(values.EMBEDDINGS_MODEL_DIR) };
+  }
+  if (values.EMBEDDINGS_PROVIDER === 'hashed') return { provider: 'hashed', dimensions: dimensions ?? 512 };
   return {
     provider: 'openai',
     baseUrl: String(values.EMBEDDINGS_BASE_URL).replace(/\/+$/, ''),

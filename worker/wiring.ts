@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
 import { createAnswerGenerator, createQuestionAnswerer } from '#answering/index.js';
-import { createEmbedder } from '#knowledge/embeddings/index.js';
+import { createProcessEmbedders } from '#knowledge/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
@@ -40,7 +40,8 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   const redis = createRedisClient(config.redis.url, logger);
   connectInBackground(redis, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
-  const embedder = createEmbedder(config.embeddings);
+  const embedders = await createProcessEmbedders(config.embeddings);
+  const embedder = embedders.documents;
   const chunkIndex = createChunkIndex(weaviate, embedder.space);
   // The collection is defined in code and created here, idempotently; while Weaviate is away the
   // first activity that needs it tries again.
@@ -48,7 +49,12 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     .collection()
     .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'chunk collection not ready yet'));
   const sources = createSourceStore(redis, config.redis.prefix);
-  const search = createKnowledgeSearch({ chunkIndex, embedder, sources, minSimilarity: config.searchMinSimilarity });
+  const search = createKnowledgeSearch({
+    chunkIndex,
+    embedder: embedders.queries,
+    sources,
+    minSimilarity: config.searchMinSimilarity,
+  });
   const transcript = createTranscript(redis, config.redis.prefix);
   const secretBox = secretBoxFromConfig(config);
   const jobs = createJobStore(redis, config.redis.prefix);
@@ -66,7 +72,8 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       answerQuestion: createQuestionAnswerer({
         search,
         generator: createAnswerGenerator(config.answers, logger),
-        retrieval: { maxSources: 3, maxPassagesPerSource: 3, minSimilarity: config.answerMinSimilarity },
+        retrieval: { maxSources: 3, maxPassagesPerSource: 3 },
+        evidence: config.answerEvidence,
       }),
     },
     delivery: {

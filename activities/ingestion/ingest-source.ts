@@ -84,7 +84,7 @@ export function createIngestionActivities({ jobs, sources, chunkIndex, embedder,
     }
 
     const title = normalizeTitle(data.title);
-    const chunks = chunkText(title, normalizeText(data.content));
+    const chunks = chunkText(title, normalizeText(data.content), { tokenWindow: embedder.tokenWindow });
     if (chunks.every((chunk) => chunk.embedText === '')) {
       throw new ItemRejectedError(
         'empty_item',

@@ -14,6 +14,7 @@ function source(n: number, title: string, text: string): RetrievedSource {
     url: `https://help.example.com/doc-${n}`,
     text,
     score: 1 / n,
+    similarity: 0.6,
   };
 }
 

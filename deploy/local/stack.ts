@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensureEmbeddingModel } from './embedding-model.js';
 import { log } from './output.js';
 import { stopLeftovers } from './processes.js';
 import { startRedis } from './services/redis.js';
@@ -46,7 +47,10 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-/** Starts Redis, Weaviate and Temporal (building what is missing), and stops them in reverse order. */
+/**
+ * Starts Redis, Weaviate and Temporal (building what is missing), and stops them in reverse order.
+ * The embedding model our processes load is fetched and checked meanwhile.
+ */
 export async function startStack(plan: StackPlan): Promise<RunningStack> {
   for (const dir of Object.values(plan.paths)) mkdirSync(dir, { recursive: true });
   stopLeftovers(plan.paths.run);
@@ -67,7 +71,11 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
     startWeaviate(plan.weaviate, plan.paths),
     startTemporal(plan.temporal, plan.namespace, plan.paths),
   ];
-  const results = await Promise.allSettled(launches.map((launch) => launch.then((service) => (started.push(service), service))));
+  const model = ensureEmbeddingModel();
+  const results = await Promise.allSettled([
+    ...launches.map((launch) => launch.then((service) => (started.push(service), service))),
+    model,
+  ]);
   const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) {
     await stop();

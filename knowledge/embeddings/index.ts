@@ -1,19 +1,50 @@
 import type { EmbeddingsConfig } from '#platform/config.js';
 import type { Embedder } from './embedder.js';
-import { createLocalEmbedder } from './local-embedder.js';
+import { coalescingEmbedder } from './coalescing-embedder.js';
+import { createHashedEmbedder } from './hashed-embedder.js';
+import { loadMiniLmEmbedder } from './minilm/minilm-embedder.js';
+import { defaultModelDir } from './minilm/model-files.js';
 import { createOpenAIEmbedder } from './openai-embedder.js';
+import { cachingEmbedder } from './query-cache.js';
 
 export { EmbeddingRejectedError, EmbeddingUnavailableError, type Embedder, type EmbeddingSpace } from './embedder.js';
 export type { OpenAIEmbedderSettings } from './openai-embedder.js';
 
-/** The embedder the configuration describes; build it once per process and pass it to whoever embeds. */
-export function createEmbedder(settings: EmbeddingsConfig): Embedder {
+/**
+ * The embedder the configuration describes; build it once per process and pass it to whoever embeds.
+ * The local model is loaded (and its files checked) here, so a missing or altered model stops the
+ * process at start rather than failing its first request.
+ */
+export async function createEmbedder(settings: EmbeddingsConfig): Promise<Embedder> {
   switch (settings.provider) {
     case 'local':
-      return createLocalEmbedder(settings.dimensions);
+      return loadMiniLmEmbedder(settings.modelDir ?? defaultModelDir());
+    case 'hashed':
+      return createHashedEmbedder(settings.dimensions);
     case 'openai': {
       const { provider: _provider, ...openai } = settings;
       return createOpenAIEmbedder(openai);
     }
   }
+}
+
+export interface ProcessEmbedders {
+  /** For chunks: the local model's calls of concurrent activities are coalesced into shared runs. */
+  documents: Embedder;
+  /** For questions and search queries: as `documents`, and repeated queries are answered from memory. */
+  queries: Embedder;
+}
+
+/** Batched runs of at most this many texts; the local model groups them by length into runs of 16. */
+const coalescing = { maxBatch: 32, maxWaitMs: 2 };
+const cachedQueries = 5000;
+
+/**
+ * The embedders of one process, over one model. The OpenAI-compatible provider batches each call's
+ * texts itself and is left as it is; its repeated queries are cached all the same.
+ */
+export async function createProcessEmbedders(settings: EmbeddingsConfig): Promise<ProcessEmbedders> {
+  const model = await createEmbedder(settings);
+  const documents = settings.provider === 'local' ? coalescingEmbedder(model, coalescing) : model;
+  return { documents, queries: cachingEmbedder(documents, { maxEntries: cachedQueries }) };
 }

@@ -24,7 +24,7 @@ const texts = (count: number) => Array.from({ length: count }, (_, i) => `chunk 
 
 test('texts are sent in batches and come back in input order', (t) =>
   withServer(8, async (server) => {
-    const embedder = createEmbedder({ provider: 'openai', ...settings(server), batchSize: 64, sendDimensions: false });
+    const embedder = await createEmbedder({ provider: 'openai', ...settings(server), batchSize: 64, sendDimensions: false });
     t.deepEqual(embedder.space, { provider: 'openai', model, dimensions: 8 });
 
     const input = texts(150);

@@ -218,3 +218,48 @@ test('a 100k-character body is chunked in one linear pass and covered end to end
   t.true(body.startsWith(chunks[0]!.text) && body.endsWith(chunks.at(-1)!.text));
   for (const sentence of all) t.true(chunks.some((chunk) => chunk.text.includes(sentence)));
 });
+
+/** A window that counts a word as one token and a digit as one more, with two markers: enough to make chunks overflow. */
+const wordWindow = (maxTokens: number) => ({
+  maxTokens,
+  count: (text: string) => 2 + (text.match(/\S+/g)?.length ?? 0) + (text.match(/\d/g)?.length ?? 0),
+});
+
+test('with a token window, every chunk fits it and the body is still covered in order', (t) => {
+  // Digits cost extra tokens: the same characters make chunks of very different token counts.
+  const all = sentences(200, 5).map((sentence, i) => (i % 3 === 0 ? `${sentence} Order 4711-0815-2342-9001 ships.` : sentence));
+  const body = paragraphs(all);
+  const window = wordWindow(120);
+  const chunks = chunkText(TITLE, body, { tokenWindow: window });
+  for (const chunk of chunks) t.true(window.count(chunk.embedText) <= 120, `${window.count(chunk.embedText)} tokens`);
+  t.true(chunks.length > chunkText(TITLE, body).length, 'some character-sized chunks had to be cut again');
+  chunks.forEach((chunk, i) => {
+    t.is(chunk.index, i);
+    const start = body.indexOf(chunk.text);
+    t.true(start >= 0 && isSpaceAt(body, start - 1) && isSpaceAt(body, start + chunk.text.length), `chunk ${i} is a slice of whole words`);
+  });
+  t.true(body.startsWith(chunks[0]!.text) && body.endsWith(chunks.at(-1)!.text));
+  for (const sentence of all) t.true(chunks.some((chunk) => chunk.text.includes(sentence)));
+});
+
+test('with a token window, text that fits is chunked exactly as without one', (t) => {
+  const body = paragraphs(sentences(40, 3));
+  t.deepEqual(chunkText(TITLE, body, { tokenWindow: wordWindow(100_000) }), chunkText(TITLE, body));
+});
+
+test('a title longer than its quarter of the window is shortened in what is embedded, at a word', (t) => {
+  const title = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+  const window = { maxTokens: 100, count: (text: string) => text.split(/\s+/).filter(Boolean).length };
+  const [chunk] = chunkText(title, 'A short body.', { tokenWindow: window });
+  t.is(chunk!.embedText, `${title.split(' ').slice(0, 25).join(' ')}\n\nA short body.`);
+});
+
+test('with the real MiniLM tokenizer, number-heavy chunks fit its 256 tokens', async (t) => {
+  const { loadMiniLmEmbedder } = await import('../embeddings/minilm/minilm-embedder.js');
+  const { defaultModelDir } = await import('../embeddings/minilm/model-files.js');
+  const { tokenWindow } = await loadMiniLmEmbedder(defaultModelDir());
+  const body = Array.from({ length: 60 }, (_, i) => `SKU ${1000 + i}-${(i * 7919) % 10000}-XL fits sizes 38–${40 + (i % 6)}.`).join(' ');
+  const chunks = chunkText('Size chart', body, { tokenWindow });
+  t.true(tokenWindow!.count(chunkText('Size chart', body)[0]!.embedText) > 256, 'the test body overflows character-sized chunks');
+  for (const chunk of chunks) t.true(tokenWindow!.count(chunk.embedText) <= 256);
+});

@@ -1,3 +1,4 @@
+import type { TokenWindow } from '../embeddings/embedder.js';
 import { isWordStart, segment, type Span } from './segment.js';
 
 /*
@@ -9,7 +10,11 @@ export interface Chunk {
   index: number;
   /** The chunk body, a slice of the input body; empty only for an item without a body. */
   text: string;
-  /** What gets embedded: the title, a blank line, then the text, so every chunk carries its item's topic. */
+  /**
+   * What gets embedded: the title, a blank line, then the text, so every chunk carries its item's
+   * topic. With a token window, a title too long for its share of the window is shortened here (never
+   * in the stored title) and the whole of `embedText` fits the window.
+   */
   embedText: string;
 }
 
@@ -18,6 +23,11 @@ export interface ChunkOptions {
   maxChars?: number;
   /** Upper bound on the text a chunk repeats from the previous one. Default 150; at most maxChars / 2. */
   overlapChars?: number;
+  /**
+   * The embedding model's window: a chunk whose embedText would take more tokens is cut again, so the
+   * model reads every word of every chunk instead of silently dropping a chunk's tail.
+   */
+  tokenWindow?: TokenWindow;
 }
 
 export const DEFAULT_MAX_CHARS = 1000;
@@ -35,14 +45,50 @@ export const DEFAULT_OVERLAP_CHARS = 150;
  * - Each chunk after the first starts with the last whole sentences of the previous chunk that total at
  *   most `overlapChars`; if its last sentence alone is longer, with its last words instead.
  * - A body that is empty or only whitespace gives one chunk with empty text, embedded as the title.
+ * - With a `tokenWindow`, a chunk that takes more tokens than the window (numbers, codes and rare words
+ *   take several tokens each) is chunked again with a proportionally smaller size until it fits.
  */
 export function chunkText(title: string, body: string, options: ChunkOptions = {}): Chunk[] {
   const { maxChars, overlapChars } = resolveOptions(options);
-  const heading = title.trim();
+  const window = options.tokenWindow;
+  const heading = window ? headingWithin(title.trim(), window) : title.trim();
+  const texts = window ? packWithin(heading, body, maxChars, overlapChars, window) : packChars(body, maxChars, overlapChars);
+  return texts.map((text, index) => ({ index, text, embedText: embedTextOf(heading, text) }));
+}
+
+function packChars(body: string, maxChars: number, overlapChars: number): string[] {
   // Spans leave room for a full overlap in front of them; only an overlong word may take a whole chunk.
   const spans = segment(body, maxChars - overlapChars, maxChars);
-  const texts = spans.length === 0 ? [''] : pack(body, spans, maxChars, overlapChars);
-  return texts.map((text, index) => ({ index, text, embedText: embedTextOf(heading, text) }));
+  return spans.length === 0 ? [''] : pack(body, spans, maxChars, overlapChars);
+}
+
+/** Chunks of at most `maxChars` whose embedText fits the window; a chunk that does not is cut again, smaller. */
+function packWithin(heading: string, body: string, maxChars: number, overlapChars: number, window: TokenWindow): string[] {
+  return packChars(body, maxChars, overlapChars).flatMap((text) => {
+    const tokens = window.count(embedTextOf(heading, text));
+    if (tokens <= window.maxTokens) return [text];
+    // Aim a little under the proportional size: token counts are not linear in characters.
+    const smaller = Math.max(2, Math.min(text.length - 1, Math.floor((text.length * window.maxTokens * 0.9) / tokens)));
+    return packWithin(heading, text, smaller, Math.min(overlapChars, Math.floor(smaller / 2)), window);
+  });
+}
+
+/** The share of the window a title may take in what is embedded: the text is what a chunk is about. */
+const titleShare = 1 / 4;
+
+/** The title, cut after its last whole word that keeps it within its share of the window. */
+function headingWithin(title: string, window: TokenWindow): string {
+  const budget = Math.floor(window.maxTokens * titleShare);
+  if (window.count(title) <= budget) return title;
+  const words = title.split(/\s+/);
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (window.count(words.slice(0, middle).join(' ')) <= budget) low = middle;
+    else high = middle - 1;
+  }
+  return words.slice(0, low).join(' ');
 }
 
 function embedTextOf(title: string, text: string): string {
@@ -94,7 +140,7 @@ function overlapStart(
   return spans[next]!.start;
 }
 
-function resolveOptions(options: ChunkOptions): Required<ChunkOptions> {
+function resolveOptions(options: ChunkOptions): { maxChars: number; overlapChars: number } {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const overlapChars = options.overlapChars ?? DEFAULT_OVERLAP_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < 2) {

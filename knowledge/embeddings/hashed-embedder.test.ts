@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { createLocalEmbedder } from './local-embedder.js';
+import { createHashedEmbedder } from './hashed-embedder.js';
 import { createEmbedder } from './index.js';
 
 function cosine(a: number[], b: number[]): number {
@@ -22,12 +22,12 @@ function norm(vector: number[]): number {
 
 /** cosine(anchor, related) and cosine(anchor, unrelated). */
 async function similarities(anchor: string, related: string, unrelated: string) {
-  const [a, r, u] = await createLocalEmbedder().embed([anchor, related, unrelated]);
+  const [a, r, u] = await createHashedEmbedder().embed([anchor, related, unrelated]);
   return { related: cosine(a!, r!), unrelated: cosine(a!, u!) };
 }
 
 test('the space names the algorithm, and vectors have the configured length and unit norm', async (t) => {
-  const embedder = createEmbedder({ provider: 'local', dimensions: 256 });
+  const embedder = await createEmbedder({ provider: 'hashed', dimensions: 256 });
   t.deepEqual(embedder.space, { provider: 'local', model: 'hashed-ngrams-v1', dimensions: 256 });
   const vectors = await embedder.embed(['Waterproof hiking boots', 'Kurze Antwort', '東京の天気']);
   t.is(vectors.length, 3);
@@ -35,23 +35,23 @@ test('the space names the algorithm, and vectors have the configured length and 
     t.is(vector.length, 256);
     t.true(Math.abs(norm(vector) - 1) < 1e-9);
   }
-  t.deepEqual(createLocalEmbedder().space.dimensions, 512);
+  t.deepEqual(createHashedEmbedder().space.dimensions, 512);
 });
 
 test('the same text gives the same vector, whatever it is batched with', async (t) => {
-  const embedder = createLocalEmbedder();
+  const embedder = createHashedEmbedder();
   const [alone] = await embedder.embed(['Return any item within 30 days']);
   const [, inBatch] = await embedder.embed(['Something else entirely', 'Return any item within 30 days']);
   t.deepEqual(alone, inBatch);
-  t.deepEqual(alone, (await createLocalEmbedder().embed(['Return any item within 30 days']))[0]);
+  t.deepEqual(alone, (await createHashedEmbedder().embed(['Return any item within 30 days']))[0]);
 });
 
 test('vectors are identical in another process', async (t) => {
   const text = 'Café crème, Größe XL — naïve façade №5';
-  const [here] = await createLocalEmbedder().embed([text]);
+  const [here] = await createHashedEmbedder().embed([text]);
   const module = fileURLToPath(new URL('./local-embedder.ts', import.meta.url));
-  const script = `import { createLocalEmbedder } from ${JSON.stringify(module)};
-    const [v] = await createLocalEmbedder().embed([${JSON.stringify(text)}]);
+  const script = `import { createHashedEmbedder } from ${JSON.stringify(module)};
+    const [v] = await createHashedEmbedder().embed([${JSON.stringify(text)}]);
     process.stdout.write(JSON.stringify(v));`;
   const child = spawnSync(process.execPath, ['--import=tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
   t.is(child.status, 0, child.stderr);
@@ -94,20 +94,20 @@ test('a question is closer to the help article that answers it', async (t) => {
 });
 
 test('case and Unicode compatibility forms do not matter', async (t) => {
-  const [plain, shouted, fullWidth] = await createLocalEmbedder().embed(['wifi setup', 'WIFI SETUP', 'ｗｉｆｉ ｓｅｔｕｐ']);
+  const [plain, shouted, fullWidth] = await createHashedEmbedder().embed(['wifi setup', 'WIFI SETUP', 'ｗｉｆｉ ｓｅｔｕｐ']);
   t.deepEqual(shouted, plain);
   t.deepEqual(fullWidth, plain);
 });
 
 test('text without letters or digits gives a finite zero vector', async (t) => {
-  for (const vector of await createLocalEmbedder(64).embed(['', '   \n\t', '!?… —'])) {
+  for (const vector of await createHashedEmbedder(64).embed(['', '   \n\t', '!?… —'])) {
     t.is(vector.length, 64);
     t.true(vector.every((x) => x === 0));
   }
 });
 
 test('long texts grow the feature table without changing the result of short ones', async (t) => {
-  const embedder = createLocalEmbedder();
+  const embedder = createHashedEmbedder();
   const [before] = await embedder.embed(['battery life']);
   const long = Array.from({ length: 20_000 }, (_, i) => `word${i}`).join(' ');
   const [vector] = await embedder.embed([long]);
@@ -117,6 +117,6 @@ test('long texts grow the feature table without changing the result of short one
 });
 
 test('a dimension count that is not a positive whole number is refused', (t) => {
-  t.throws(() => createLocalEmbedder(0), { instanceOf: RangeError });
-  t.throws(() => createLocalEmbedder(12.5), { instanceOf: RangeError });
+  t.throws(() => createHashedEmbedder(0), { instanceOf: RangeError });
+  t.throws(() => createHashedEmbedder(12.5), { instanceOf: RangeError });
 });

@@ -9,8 +9,8 @@ import { FeatureCounts } from './feature-counts.js';
  * Stored vectors are only comparable with vectors made by the same algorithm: any change to the
  * features, weights or hash must come with a new model name.
  */
-export const localModel = 'hashed-ngrams-v1';
-export const defaultLocalDimensions = 512;
+export const hashedModel = 'hashed-ngrams-v1';
+export const defaultHashedDimensions = 512;
 
 // How much each kind of feature counts, tuned on product and help-centre texts. Trigrams carry most
 // of the weight (a word of n letters has n of them): they are what lets inflections and compounds
@@ -33,11 +33,11 @@ const bigramSeparator = 0x20;
 // are part of the word rather than separators.
 const wordPattern = /[\p{L}\p{M}\p{N}]+/gu;
 
-export function createLocalEmbedder(dimensions = defaultLocalDimensions): Embedder {
+export function createHashedEmbedder(dimensions = defaultHashedDimensions): Embedder {
   if (!Number.isInteger(dimensions) || dimensions < 1) {
     throw new RangeError(`the local embedder needs a positive whole number of dimensions, not ${dimensions}`);
   }
-  const space: EmbeddingSpace = { provider: 'local', model: localModel, dimensions };
+  const space: EmbeddingSpace = { provider: 'local', model: hashedModel, dimensions };
   // One table per embedder, reused for every text; safe because embedding a text is synchronous.
   const counts = new FeatureCounts();
   const words = new RegExp(wordPattern);
