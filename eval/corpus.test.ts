@@ -2,6 +2,8 @@ import test from 'ava';
 import { bulkRequest, ingestLimits } from '#api/schemas/ingest.js';
 import { createAjv } from '#platform/json-schema.js';
 import { evalCorpus, evalDistractorIds } from './corpus.js';
+import { hardQuestions } from './hard-questions.js';
+import { questionKinds, questionSplits, unansweredKinds, type QuestionKind } from './question-types.js';
 import { evalQuestions } from './questions.js';
 
 const itemIds = evalCorpus.map((item) => item.externalId);
@@ -11,6 +13,17 @@ const unanswerable = evalQuestions.filter((question) => question.answeredBy.leng
 function duplicates(values: string[]): string[] {
   return values.filter((value, index) => values.indexOf(value) !== index);
 }
+
+/** The fewest new questions of each kind the harder set must hold (plain ones are not required). */
+const hardMinimums: Partial<Record<QuestionKind, number>> = {
+  paraphrase: 30,
+  misspelled: 15,
+  'two-sources': 12,
+  unanswerable: 15,
+  'off-topic': 20,
+};
+
+const ofKind = (kind: QuestionKind) => (question: { kind: QuestionKind }) => question.kind === kind;
 
 test('externalIds and urls are unique', (t) => {
   t.deepEqual(duplicates(itemIds), []);
@@ -99,5 +112,52 @@ test('products have help-centre lengths (400 to 1,200 characters) and a price', 
     t.true(length >= 400 && length <= 1200, `${item.externalId}: ${length}`);
     t.regex(item.data.content, /\$\d/, item.externalId);
     t.is(typeof item.data.sourceData?.['price'], 'number', item.externalId);
+  }
+});
+
+test('every question has a known kind and split, and its answeredBy agrees with its kind', (t) => {
+  for (const question of evalQuestions) {
+    t.true(questionKinds.includes(question.kind), `${question.id}: ${question.kind}`);
+    t.true(questionSplits.includes(question.split), `${question.id}: ${question.split}`);
+    const unanswered = unansweredKinds.includes(question.kind);
+    t.is(
+      question.answeredBy.length === 0,
+      unanswered,
+      `${question.id}: ${question.kind} with ${question.answeredBy.length} sources`,
+    );
+    if (question.kind === 'two-sources') t.true(question.answeredBy.length >= 2, question.id);
+  }
+});
+
+test('the first set is used for tuning only; the harder set is all new questions', (t) => {
+  const hardIds = new Set(hardQuestions.map((question) => question.id));
+  const firstSet = evalQuestions.filter((question) => !hardIds.has(question.id));
+  t.deepEqual(
+    firstSet.filter((question) => question.split !== 'tuning').map((question) => question.id),
+    [],
+  );
+  t.is(firstSet.length + hardQuestions.length, evalQuestions.length);
+  t.true(hardQuestions.every((question) => evalQuestions.includes(question)));
+});
+
+test('the harder set meets the minimum count of every kind', (t) => {
+  for (const [kind, minimum] of Object.entries(hardMinimums) as Array<[QuestionKind, number]>) {
+    const count = hardQuestions.filter(ofKind(kind)).length;
+    t.true(count >= minimum, `${kind}: ${count} of at least ${minimum}`);
+  }
+  const nothingAnswers = hardQuestions.filter((question) => question.answeredBy.length === 0).length;
+  t.true(nothingAnswers >= 35, `${nothingAnswers} new unanswerable and off-topic questions`);
+});
+
+test('every kind appears in both splits, and about half of each new kind is held out', (t) => {
+  for (const split of questionSplits) {
+    const inSplit = evalQuestions.filter((question) => question.split === split);
+    for (const kind of questionKinds) t.true(inSplit.some(ofKind(kind)), `${split} has no ${kind} question`);
+  }
+  for (const kind of questionKinds) {
+    const ofThisKind = hardQuestions.filter(ofKind(kind));
+    const heldOut = ofThisKind.filter((question) => question.split === 'held-out').length;
+    const share = heldOut / ofThisKind.length;
+    t.true(share >= 0.4 && share <= 0.6, `${kind}: ${heldOut} of ${ofThisKind.length} held out`);
   }
 });

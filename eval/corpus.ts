@@ -7,6 +7,11 @@
  * two stoves, two filters; returns vs refunds vs warranty; domestic vs international shipping;
  * washing down vs re-proofing a shell; waxing vs breaking in boots) so that ranking is not trivial,
  * and the questions in `questions.ts` often use other words than the texts ("send back" / "return").
+ *
+ * The trekking poles and the headlamp came with the harder set (`hard-questions.ts`): the poles can
+ * only be matched to the trekking-pole shelter by combining both texts (neither names the other),
+ * and the headlamp's cold-weather advice (keep it in your sleeping bag) is a near miss for questions
+ * about a frozen water filter.
  */
 
 export type EvalSourceType = 'PRODUCT' | 'ARTICLE' | 'SERVICE' | 'PAGE';
@@ -308,6 +313,42 @@ const products: EvalItem[] = [
     ),
     'NW-WF-BAS',
     119,
+  ),
+  product(
+    'poles-switchback-carbon',
+    'switchback-carbon-trekking-poles',
+    'Switchback Carbon Trekking Poles',
+    text(
+      'A pair of three-section carbon poles for hikers who want support on steep ground without carrying extra weight. On long descents they take a good share of the load off your knees, and on river crossings and loose scree they give you two more points of contact.',
+      '- Adjustable length: 105 to 135 cm, set with two external lever locks you can work with gloves on',
+      '- Packed length: 62 cm, short enough to strap to the side of a daypack',
+      '- Weight: 470 g per pair',
+      '- Cork grips that mould to your hand over time, with a foam extension below them for short uphill sections',
+      '- Carbide tips, rubber feet for tarmac and bare rock, and small trekking baskets',
+      'Tighten the locks only until the sections no longer slip; over-tightening wears the levers. After a wet trip, pull the sections apart and let them dry separately.',
+      'Sold as a pair. Price: $139.',
+    ),
+    'NW-TP-SWC',
+    139,
+  ),
+  product(
+    'headlamp-beacon-350',
+    'beacon-350-rechargeable-headlamp',
+    'Beacon 350 Rechargeable Headlamp',
+    text(
+      'A bright, light headlamp for night hikes, early alpine starts and finding things in the tent. It charges over USB-C, so there are no batteries to buy or throw away.',
+      '- Maximum output: 350 lumens, with a beam that reaches about 80 m',
+      '- Run time on one charge: 4 hours at 350 lumens, 12 hours at 100 lumens, 60 hours at 10 lumens',
+      '- Full charge in about 3 hours; a four-step gauge shows what is left',
+      '- Red light mode keeps your night vision and does not dazzle the people you camp with',
+      '- Lock mode stops it switching itself on in your pack',
+      '- Waterproof to IPX6: heavy rain is fine, but do not submerge it',
+      '- Weight: 76 g with the headband',
+      'Cold drains any battery faster; on winter nights keep it in an inside pocket or in your sleeping bag.',
+      'Price: $45.',
+    ),
+    'NW-HL-B350',
+    45,
   ),
 ];
 

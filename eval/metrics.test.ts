@@ -1,5 +1,5 @@
 import test from 'ava';
-import { formatReport, mrrCutoff, rankOf, scoreRankings, type ScoredRow } from './metrics.js';
+import { formatReport, mrrCutoff, rankOf, scoreBy, scoreRankings, type ScoredRow } from './metrics.js';
 
 const ids = (count: number, prefix = 'x') => Array.from({ length: count }, (_, index) => `${prefix}${index + 1}`);
 
@@ -108,7 +108,7 @@ test('formatReport: one row per metric, one column per system, 3 decimals', (t) 
   ]);
   const report = formatReport({ 'hybrid (our stack)': hybrid, 'plain BM25': bm25 });
   const lines = report.split('\n');
-  t.is(lines.length, 2 + 7);
+  t.is(lines.length, 2 + 8);
   t.regex(lines[0]!, /^metric\s+\| hybrid \(our stack\) \| plain BM25$/);
   t.regex(lines[1]!, /^-+-\+-+-\+-+$/);
   t.regex(report, /^answerable questions\s+\|\s+2 \|\s+2$/m);
@@ -128,5 +128,81 @@ test('formatReport: undefined shares print as n/a; no systems leaves the metric 
   t.regex(report, /^answerable questions\s+\|\s+0$/m);
   const bare = formatReport({}).split('\n');
   t.is(bare[0], 'metric');
-  t.is(bare.length, 9);
+  t.is(bare.length, 10);
+});
+
+test('scoreRankings: first citation right over answerable questions; abstaining counts as not right', (t) => {
+  const scores = scoreRankings([
+    { answeredBy: ['a'], ranking: [], saidUnknown: false, firstCitation: 'a' }, // right
+    { answeredBy: ['a', 'b'], ranking: [], saidUnknown: false, firstCitation: 'b' }, // either source is right
+    { answeredBy: ['a'], ranking: ['a'], saidUnknown: false, firstCitation: 'c' }, // wrong source, whatever the ranking
+    { answeredBy: ['a'], ranking: ['a'], saidUnknown: true }, // abstained
+    { answeredBy: [], ranking: [], saidUnknown: false, firstCitation: 'a' }, // unanswerable: not counted
+  ]);
+  t.is(scores.answerable, 4);
+  t.is(scores.firstCitationRight, 2 / 4);
+});
+
+test('scoreRankings: first citation share is NaN without answerable questions, 0 when nothing is cited', (t) => {
+  t.true(Number.isNaN(scoreRankings([]).firstCitationRight));
+  t.true(
+    Number.isNaN(scoreRankings([{ answeredBy: [], ranking: [], saidUnknown: false, firstCitation: 'a' }]).firstCitationRight),
+  );
+  t.is(scoreRankings([{ answeredBy: ['a'], ranking: ['a'], saidUnknown: false }]).firstCitationRight, 0);
+});
+
+test('formatReport: prints the first-citation share as its own row', (t) => {
+  const scores = scoreRankings([
+    { answeredBy: ['a'], ranking: ['a'], saidUnknown: false, firstCitation: 'a' },
+    { answeredBy: ['b'], ranking: ['b'], saidUnknown: true },
+    { answeredBy: [], ranking: [], saidUnknown: true },
+  ]);
+  const report = formatReport({ stack: scores, empty: scoreRankings([]) });
+  t.regex(report, /^first citation is a right source \(over answerable\)\s+\|\s+0\.500 \|\s+n\/a$/m);
+});
+
+test('scoreBy: one Scores per key, each equal to scoring that group alone', (t) => {
+  const rows: Array<ScoredRow & { split: string }> = [
+    { split: 'tuning', answeredBy: ['a'], ranking: ['a'], saidUnknown: false },
+    { split: 'held-out', answeredBy: ['b'], ranking: ['a', 'b'], saidUnknown: false },
+    { split: 'tuning', answeredBy: [], ranking: [], saidUnknown: true },
+    { split: 'held-out', answeredBy: [], ranking: ['a'], saidUnknown: false },
+  ];
+  const bySplit = scoreBy(rows, (row) => row.split);
+  t.deepEqual(Object.keys(bySplit), ['tuning', 'held-out']);
+  t.deepEqual(bySplit['tuning'], scoreRankings([rows[0]!, rows[2]!]));
+  t.deepEqual(bySplit['held-out'], scoreRankings([rows[1]!, rows[3]!]));
+  t.is(bySplit['tuning']!.hitAt1, 1);
+  t.is(bySplit['held-out']!.hitAt1, 0);
+  t.is(bySplit['held-out']!.unknownCorrect, 0);
+});
+
+test('scoreBy: keys in the given order come first and are present even when empty', (t) => {
+  const rows: ScoredRow[] = [
+    { answeredBy: [], ranking: [], saidUnknown: true },
+    { answeredBy: ['a'], ranking: ['a'], saidUnknown: false },
+  ];
+  const kinds = ['plain', 'misspelled', 'off-topic'];
+  // Keyed through a parallel array by index, as run.ts keys rows by their question.
+  const byKind = scoreBy(rows, (_, index) => ['off-topic', 'surprise'][index]!, kinds);
+  t.deepEqual(Object.keys(byKind), ['plain', 'misspelled', 'off-topic', 'surprise']);
+  t.is(byKind['plain']!.answerable, 0);
+  t.true(Number.isNaN(byKind['plain']!.hitAt1));
+  t.true(Number.isNaN(byKind['misspelled']!.unknownCorrect));
+  t.is(byKind['off-topic']!.unknownCorrect, 1);
+  t.is(byKind['surprise']!.hitAt1, 1);
+  t.deepEqual(
+    scoreBy([], () => 'any'),
+    {},
+  );
+});
+
+test('scoreBy: its result prints as one column per group', (t) => {
+  const rows: ScoredRow[] = [
+    { answeredBy: ['a'], ranking: ['a'], saidUnknown: false },
+    { answeredBy: ['a'], ranking: ['b'], saidUnknown: false },
+  ];
+  const report = formatReport(scoreBy(rows, (_, index) => (index === 0 ? 'tuning' : 'held-out'), ['tuning', 'held-out']));
+  t.regex(report.split('\n')[0]!, /^metric\s+\| tuning \| held-out$/);
+  t.regex(report, /^hit@1\s+\|\s+1\.000 \|\s+0\.000$/m);
 });
