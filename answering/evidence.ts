@@ -18,14 +18,14 @@ export interface EvidenceRule {
   confidentSimilarity: number;
 }
 
+/** What is known of one source: its similarity, and the share of the question's terms it contains (computed only when needed). */
+export function isEvidence(similarity: number, coverage: () => number, rule: EvidenceRule): boolean {
+  return similarity >= rule.minSimilarity && (similarity >= rule.confidentSimilarity || coverage() > rule.minCoverage);
+}
+
 /** The sources that answer the question by `rule`, renumbered for citation; none means "I don't know". */
 export function answeringSources(question: string, sources: RetrievedSource[], rule: EvidenceRule): RetrievedSource[] {
   return sources
-    .filter(
-      (source) =>
-        source.similarity >= rule.minSimilarity &&
-        (source.similarity >= rule.confidentSimilarity ||
-          termCoverage(question, `${source.title}\n${source.text}`) > rule.minCoverage),
-    )
+    .filter((source) => isEvidence(source.similarity, () => termCoverage(question, `${source.title}\n${source.text}`), rule))
     .map((source, i) => ({ ...source, n: i + 1 }));
 }

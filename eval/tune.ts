@@ -6,11 +6,13 @@
  * values into the code (`defaultRanking`, `defaultSecondChunkWeight`, the local evidence rule in
  * platform/config.ts) and into docs/answering.md.
  */
-import { createChunkIndex, type HybridRanking } from '#knowledge/chunk-index.js';
-import { cachingEmbedder, createEmbedder } from '#knowledge/embeddings/index.js';
-import { createKnowledgeSearch, type RetrievedSource } from '#knowledge/search.js';
+import { createChunkIndex, defaultRanking, type HybridRanking } from '#knowledge/chunk-index.js';
+import { createEmbedder } from '#knowledge/embeddings/index.js';
+import { cachingEmbedder } from '#knowledge/embeddings/query-cache.js';
+import { createKnowledgeSearch, defaultSecondChunkWeight, type RetrievedSource } from '#knowledge/search.js';
 import { createSourceStore } from '#knowledge/sources.js';
-import { answeringSources, type EvidenceRule } from '#answering/evidence.js';
+import { isEvidence, type EvidenceRule } from '#answering/evidence.js';
+import { termCoverage } from '#answering/question-terms.js';
 import type { RedisClient } from '#platform/redis.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { createMeasuredTenant, ingestAll, startMeasuredStack } from '../bench/measured-stack.js';
@@ -54,7 +56,11 @@ try {
     return scoreRankings(rows);
   }
   const graded = [];
-  for (const setting of settings) graded.push({ setting, scores: await rankingScores(setting, tuning) });
+  const quick = process.env.TUNE_RANKING === 'default';
+  for (const setting of quick
+    ? [{ ranking: defaultRanking, secondChunkWeight: defaultSecondChunkWeight, minSimilarity: 0.2 }]
+    : settings)
+    graded.push({ setting, scores: await rankingScores(setting, tuning) });
   graded.sort((a, b) => b.scores.mrr - a.scores.mrr || b.scores.hitAt1 - a.scores.hitAt1);
   const describe = ({ ranking, secondChunkWeight, minSimilarity }: RankingSetting) =>
     `alpha ${ranking.alpha} ${ranking.fusion.padEnd(13)} second chunk ${secondChunkWeight} vector floor ${minSimilarity}`;
@@ -76,18 +82,40 @@ try {
     });
     retrieved.set(question, found);
   }
+  // The closest single sentence of each retrieved source, as a finer signal than its closest chunk.
+  const sentenceSimilarity = new Map<RetrievedSource, number>();
+  const coverage = new Map<RetrievedSource, number>();
+  for (const question of evalQuestions) {
+    const [questionVector] = await embedder.embed([question.question]);
+    for (const source of retrieved.get(question)!) {
+      coverage.set(source, termCoverage(question.question, `${source.title}\n${source.text}`));
+      const sentences = source.text.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => /\p{L}/u.test(sentence));
+      const vectors = await model.embed(sentences.length > 0 ? sentences : [source.title]);
+      sentenceSimilarity.set(source, Math.max(...vectors.map((vector) => dot(vector, questionVector!))));
+    }
+  }
+  const bySentence = (sources: RetrievedSource[]) =>
+    sources.map((source) => ({ ...source, similarity: sentenceSimilarity.get(source)! }));
+
   const rules: EvidenceRule[] = [];
   for (let minSimilarity = 0.1; minSimilarity <= 0.601; minSimilarity += 0.025)
-    for (const minCoverage of [0, 0.2, 1 / 3, 0.5])
-      for (const confidentSimilarity of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 2])
-        if (confidentSimilarity > minSimilarity) rules.push({ minSimilarity: round(minSimilarity), minCoverage, confidentSimilarity });
+    for (const minCoverage of [0, 0.2, 1 / 3, 0.4, 0.5, 0.6])
+      for (const confidentSimilarity of [0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 2])
+        if (confidentSimilarity > minSimilarity)
+          rules.push({ minSimilarity: round(minSimilarity), minCoverage, confidentSimilarity });
 
+  let signal: 'chunk' | 'sentence' = 'chunk';
   const evidenceFigures = (rule: EvidenceRule, questions: EvalQuestion[]) => {
     let declinedUnanswerable = 0;
     let declinedAnswerable = 0;
     let firstRight = 0;
     for (const question of questions) {
-      const [first] = answeringSources(question.question, retrieved.get(question)!, rule);
+      // As answeringSources decides, from figures computed once.
+      const first = retrieved
+        .get(question)!
+        .find((source) =>
+          isEvidence(signal === 'chunk' ? source.similarity : sentenceSimilarity.get(source)!, () => coverage.get(source)!, rule),
+        );
       if (question.answeredBy.length === 0) declinedUnanswerable += first ? 0 : 1;
       else if (!first) declinedAnswerable += 1;
       else if (question.answeredBy.includes(first.externalId)) firstRight += 1;
@@ -100,28 +128,39 @@ try {
       firstRight: firstRight / answerable,
     };
   };
-  const ruleGrades = rules
-    .map((rule) => ({ rule, figures: evidenceFigures(rule, tuning) }))
-    .filter(({ figures }) => figures.unknownWrong <= 0.08)
-    .sort((a, b) => b.figures.unknownCorrect + b.figures.firstRight - (a.figures.unknownCorrect + a.figures.firstRight));
-  const describeRule = (rule: EvidenceRule) =>
-    `similarity ≥ ${rule.minSimilarity.toFixed(3)}, coverage > ${rule.minCoverage.toFixed(2)} unless similarity ≥ ${rule.confidentSimilarity}`;
-  const evidenceLine = (figures: ReturnType<typeof evidenceFigures>) =>
-    `unknown when unanswerable ${figures.unknownCorrect.toFixed(3)}, unknown when answerable ${figures.unknownWrong.toFixed(3)}, first source right ${figures.firstRight.toFixed(3)}`;
-  console.log(`\nevidence rule, on the tuning questions (best 10 of ${rules.length} with at most 8 % false "I don't know"):`);
-  for (const { rule, figures } of ruleGrades.slice(0, 10)) console.log(`  ${describeRule(rule)}: ${evidenceLine(figures)}`);
-  const chosenRule = ruleGrades[0]?.rule;
-  if (chosenRule) {
-    console.log(`chosen: ${describeRule(chosenRule)}`);
-    console.log(`  on the held-out questions: ${evidenceLine(evidenceFigures(chosenRule, heldOut))}`);
+  for (const kind of ['chunk', 'sentence'] as const) {
+    signal = kind;
+    const ruleGrades = rules
+      .map((rule) => ({ rule, figures: evidenceFigures(rule, tuning) }))
+      .filter(({ figures }) => figures.unknownWrong <= 0.08)
+      .sort((a, b) => b.figures.unknownCorrect + b.figures.firstRight - (a.figures.unknownCorrect + a.figures.firstRight));
+    console.log(`\nsimilarity of the closest ${kind}:`);
+    const describeRule = (rule: EvidenceRule) =>
+      `similarity ≥ ${rule.minSimilarity.toFixed(3)}, coverage > ${rule.minCoverage.toFixed(2)} unless similarity ≥ ${rule.confidentSimilarity}`;
+    const evidenceLine = (figures: ReturnType<typeof evidenceFigures>) =>
+      `unknown when unanswerable ${figures.unknownCorrect.toFixed(3)}, unknown when answerable ${figures.unknownWrong.toFixed(3)}, first source right ${figures.firstRight.toFixed(3)}`;
+    console.log(`\nevidence rule, on the tuning questions (best 10 of ${rules.length} with at most 8 % false "I don't know"):`);
+    for (const { rule, figures } of ruleGrades.slice(0, 10)) console.log(`  ${describeRule(rule)}: ${evidenceLine(figures)}`);
+    const chosenRule = ruleGrades[0]?.rule;
+    if (chosenRule) {
+      console.log(`chosen: ${describeRule(chosenRule)}`);
+      console.log(`  on the held-out questions: ${evidenceLine(evidenceFigures(chosenRule, heldOut))}`);
+    }
   }
 
   // What the chosen retrieval sees, for reading: each question's closest source and its evidence.
-  console.log('\nclosest source per question (similarity, coverage), tuning and held-out:');
+  console.log('\nclosest source per question (similarity of its closest chunk and sentence):');
   for (const question of evalQuestions) {
     const [best] = retrieved.get(question)!;
-    const mark = question.answeredBy.length === 0 ? 'unanswerable' : question.answeredBy.includes(best?.externalId ?? '') ? 'right' : 'WRONG';
-    console.log(`  ${question.split.padEnd(8)} ${question.kind.padEnd(12)} ${mark.padEnd(12)} ${best ? `${best.similarity.toFixed(3)} ${best.externalId}` : '-'}  "${question.question}"`);
+    const mark =
+      question.answeredBy.length === 0
+        ? 'unanswerable'
+        : question.answeredBy.includes(best?.externalId ?? '')
+          ? 'right'
+          : 'WRONG';
+    console.log(
+      `  ${question.split.padEnd(8)} ${question.kind.padEnd(12)} ${mark.padEnd(12)} ${best ? `${best.similarity.toFixed(3)} ${best.externalId}` : '-'}  "${question.question}"`,
+    );
   }
   await weaviate.close();
 } finally {
@@ -130,6 +169,10 @@ try {
 
 function rankingFigures(scores: Scores): string {
   return `hit@1 ${scores.hitAt1.toFixed(3)} hit@3 ${scores.hitAt3.toFixed(3)} MRR ${scores.mrr.toFixed(3)}`;
+}
+
+function dot(a: number[], b: number[]): number {
+  return a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 }
 
 function round(value: number): number {

@@ -38,7 +38,7 @@ export interface HybridRanking {
  * Chosen on the evaluation set's tuning questions with the default model (`npm run eval:tune`,
  * docs/answering.md). The other embedders are ranked the same way.
  */
-export const defaultRanking: HybridRanking = { alpha: 0.3, fusion: 'RelativeScore' };
+export const defaultRanking: HybridRanking = { alpha: 0.8, fusion: 'RelativeScore' };
 
 export interface ChunkHit {
   properties: ChunkProperties;
