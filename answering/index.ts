@@ -1,21 +1,26 @@
 import type { AnswersConfig } from '#platform/config.js';
 import { createExtractiveComposer } from './extractive/composer.js';
+import type { SentenceEmbedder } from './extractive/scoring.js';
 import { createOpenAIGenerator } from './llm/openai-generator.js';
 import type { AnswerGenerator } from './types.js';
 import { withFallback } from './with-fallback.js';
 
 export { createQuestionAnswerer, type AnswerQuestion } from './answer-question.js';
 export type { AnswerGenerator } from './types.js';
+export type { SentenceEmbedder } from './extractive/scoring.js';
 
 /**
  * The answer generator the configuration describes: the extractive composer, or an OpenAI-compatible
- * chat model that falls back to the composer (with a logged warning) whenever it fails.
+ * chat model that falls back to the composer (with a logged warning) whenever it fails. The composer
+ * compares sentences with `sentenceEmbedder`, all-MiniLM-L6-v2 (`loadMiniLmEmbedder`), for which its
+ * thresholds were chosen; built once per process.
  */
 export function createAnswerGenerator(
   settings: AnswersConfig,
   logger: { warn(obj: object, msg: string): void },
+  sentenceEmbedder: SentenceEmbedder,
 ): AnswerGenerator {
-  const extractive = createExtractiveComposer();
+  const extractive = createExtractiveComposer({ embedder: sentenceEmbedder });
   if (settings.provider === 'extractive') return extractive;
   const { provider: _provider, ...openai } = settings;
   return withFallback(createOpenAIGenerator(openai), extractive, logger);

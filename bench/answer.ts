@@ -9,6 +9,8 @@
  */
 import { parseArgs } from 'node:util';
 import { createExtractiveComposer } from '#answering/extractive/composer.js';
+import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder.js';
+import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
 import { chunkText } from '#knowledge/text/chunk.js';
 import { normalizeText } from '#knowledge/text/normalize.js';
 import { chatClient } from '#testing/chat.js';
@@ -98,7 +100,7 @@ try {
 
 /** The extractive composer on three sources of about 3,000 characters, as retrieval hands them over. */
 async function measureComposing(): Promise<number[]> {
-  const composer = createExtractiveComposer();
+  const composer = createExtractiveComposer({ embedder: await loadMiniLmEmbedder(defaultModelDir()) });
   const sources = evalCorpus.slice(0, 3).map((item, i) => ({
     n: i + 1,
     sourceKey: item.externalId,

@@ -1,39 +1,44 @@
 import { piecesOf } from './pieces.js';
 import { pickPieces, type Limits } from './picking.js';
 import { groupBySource, render, streamWords } from './rendering.js';
-import { scoreCandidates } from './scoring.js';
+import { scoreCandidates, type SentenceEmbedder } from './scoring.js';
 import { stringsFor } from '../locales.js';
 import type { AnswerGenerator, AnswerInput, Citation, ComposedAnswer, RetrievedSource } from '../types.js';
 import { termsOf, wordsOf } from '../question-terms.js';
 
 /*
- * The default answer generator: no model, no network. It answers with the few sentences of the
- * retrieved passages that share the most (and the rarest) content words with the question, grouped by
- * source and each group ending with the source's `[n]` marker.
+ * The default answer generator: no language model and no network, but a sentence-embedding model. It
+ * answers with the few sentences of the retrieved passages whose meaning is closest to the
+ * question's, grouped by source and each group ending with the source's `[n]` marker.
  *
- * Scoring, per sentence: for each content word of the question it contains, the word's IDF over all
- * candidate sentences (half of it for a prefix match such as "rückgabe"/"rückgabefrist"), plus a
- * share of the IDF of the question words found in the source's title, divided by a mild length
- * penalty; then small bonuses for the source's rank and the sentence's position in its passage. A
- * sentence needs at least one question word of its own to be picked; the sentence right after a
- * short picked one may follow it regardless ("Returns are free within 30 days. Refunds take 5 days.").
- * A heading, an FAQ question or "…in a few steps:" is only shown with what follows it.
+ * The question and every sentence (pieces of over-long ones) are embedded in one call; a sentence's
+ * relevance is its cosine similarity to the question. A sentence is shown only when it is within a
+ * margin of the best one and above an absolute floor, and a source contributes only when its best
+ * sentence is within a narrower margin of the best overall (`picking.ts` says how the three values
+ * were chosen): a source that shares the topic without answering is neither shown nor cited, and no
+ * sentence above the floor means "I don't know", as does a question of question words only. A
+ * sentence that leans on the one before it ("It…", "However…", "Dafür…") is shown only with that one;
+ * a heading, an FAQ question or "…in a few steps:" only with what follows it. Within a source,
+ * sentences keep the source's order; the source with the best sentence comes first.
  *
- * The steps live beside this file: `extractive-pieces.ts` (passages → sentences and pieces),
- * `extractive-scoring.ts`, `extractive-picking.ts` (limits, continuations, near duplicates) and
- * `extractive-rendering.ts` (groups, `[n]` markers, streaming).
+ * The steps live beside this file: `pieces.ts` (passages → sentences and pieces), `openers.ts`
+ * (sentences that lean back), `scoring.ts` (embeddings), `picking.ts` (floor, margins, antecedents,
+ * continuations, limits, near duplicates) and `rendering.ts` (groups, `[n]` markers, streaming).
  */
 
-/** Limits of an extractive answer. */
+/** What the composer needs, and the limits of its answers. */
 export interface ExtractiveComposerOptions {
+  /** Compares the question with each sentence: all-MiniLM-L6-v2, for which the thresholds were chosen. */
+  embedder: SentenceEmbedder;
   /** At most this many sentences (pieces of over-long sentences count one each); default 3. */
   maxSentences?: number;
   /** At most this many characters of answer text, markers included; default 420, at least 80. */
   maxChars?: number;
 }
 
-/** The `[n]`-citing sentence picker, the generator used when no model is configured. */
-export function createExtractiveComposer(options: ExtractiveComposerOptions = {}): AnswerGenerator {
+/** The `[n]`-citing sentence picker, the generator used when no language model is configured. */
+export function createExtractiveComposer(options: ExtractiveComposerOptions): AnswerGenerator {
+  const { embedder } = options;
   const maxSentences = options.maxSentences ?? DEFAULT_MAX_SENTENCES;
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   if (!Number.isInteger(maxSentences) || maxSentences < 1) {
@@ -46,7 +51,7 @@ export function createExtractiveComposer(options: ExtractiveComposerOptions = {}
   return {
     name: 'extractive',
     async generate(input, sink) {
-      const answer = composeExtractiveAnswer(input, limits);
+      const answer = await composeExtractiveAnswer(input, limits, embedder);
       streamWords(answer.text, sink);
       return answer;
     },
@@ -60,12 +65,15 @@ const MIN_MAX_CHARS = 80;
 const MAX_PIECE_CHARS = 240;
 
 /** Composes the answer for `input` without streaming it. */
-function composeExtractiveAnswer(input: AnswerInput, limits: Limits): ComposedAnswer {
+async function composeExtractiveAnswer(input: AnswerInput, limits: Limits, embedder: SentenceEmbedder): Promise<ComposedAnswer> {
   const stems = new Map<string, string>();
-  const questionTerms = [...termsOf(wordsOf(input.question), stems)];
+  // A question of question words only ("How do I do that?") names nothing to look for.
+  const about = termsOf(wordsOf(input.question), stems);
   const pieces = input.sources.map((source, rank) => piecesOf(source, rank, limits.maxPieceChars, stems));
-  const scoring = scoreCandidates(questionTerms, pieces, input.sources);
-  const picked = scoring.candidates.length === 0 ? [] : pickPieces(scoring, pieces, input.sources, limits);
+  const picked =
+    about.size === 0 || pieces.every((ofSource) => ofSource.length === 0)
+      ? []
+      : pickPieces(await scoreCandidates(input.question, pieces, input.sources, embedder), pieces, input.sources, limits);
   if (picked.length === 0) {
     const strings = stringsFor(input.locale);
     return { outcome: 'unknown', text: `${strings.dontKnow} ${strings.offerHuman}`, citations: [] };

@@ -1,11 +1,12 @@
 import { segment } from '#knowledge/text/segment.js';
+import { leansBack } from './openers.js';
 import type { RetrievedSource } from '../types.js';
 import { termsOf, wordsOf } from '../question-terms.js';
 
 /*
  * The extractive composer's units: a source's passages cut into sentences, over-long sentences into
  * pieces at clause breaks, each piece marked with what it is (list item, label, question, a line that
- * introduces what follows) and the terms it holds.
+ * introduces what follows, a sentence that leans on the one before) and the terms it holds.
  */
 
 /** A sentence, or a piece of an over-long one, as an offset range of its passage. */
@@ -35,13 +36,15 @@ export interface Piece {
   question: boolean;
   /** Says what follows rather than anything itself: a label, a question, "…in a few steps:". */
   introduces: boolean;
+  /** Opens with "It", "However", "Dafür"…: means nothing without the piece right before it. */
+  leansBack: boolean;
   terms: Set<string>;
   /** Folded text, to spot duplicates. */
   key: string;
   wordCount: number;
 }
 
-// A picked sentence this short may bring the next one along (one that introduces it always does).
+// After a picked heading, question or colon, a sentence this short brings the next of its line, list or table along.
 export const SHORT_SENTENCE_CHARS = 80;
 export const ENDS_SENTENCE = /[.!?…:;。！？)"”’»]$/;
 
@@ -82,6 +85,7 @@ export function piecesOf(source: RetrievedSource, rank: number, maxPieceChars: n
       const startsInside = position === 0 && STARTS_LOWER_CASE.test(text);
       const isLast = i === spans.length - 1;
       const endsInside = isLast && !terminated && !listItem && text.length > SHORT_SENTENCE_CHARS;
+      const dependent = leansBack(text);
       const ranges = splitLongSentence(passage, span.start, end, maxPieceChars);
       ranges.forEach(([start, pieceEnd], k) => {
         const words = wordsOf(passage.slice(start, pieceEnd));
@@ -104,6 +108,7 @@ export function piecesOf(source: RetrievedSource, rank: number, maxPieceChars: n
           terminated: terminated || cutAfter,
           question,
           introduces: label || question || (!cutAfter && text.endsWith(':')),
+          leansBack: dependent && k === 0,
           terms: termsOf(words, stems),
           key: words.join(' '),
           wordCount: words.length,
