@@ -1,6 +1,7 @@
 import type { KnowledgeSearch, RetrieveOptions } from '#knowledge/search.js';
 import { unknownAnswerText, type Locale } from './locales.js';
 import { answeringSources, type EvidenceRule } from './evidence.js';
+import type { SentenceEmbedder } from './extractive/scoring.js';
 import type { AnswerGenerator, ComposedAnswer, TokenSink } from './types.js';
 
 export interface AnsweredQuestion extends ComposedAnswer {
@@ -14,6 +15,8 @@ export interface QuestionAnswererDeps {
   /** How many sources and passages to retrieve; the least similarity is the evidence rule's. */
   retrieval: Omit<RetrieveOptions, 'minSimilarity'>;
   evidence: EvidenceRule;
+  /** all-MiniLM-L6-v2 behind a cache, shared with the extractive composer: the sentences it compares are embedded once. */
+  sentences: SentenceEmbedder;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface QuestionAnswererDeps {
  * relevant source, no generator runs, whichever it is: the operator says it does not know and
  * offers a person, so nothing is ever made up.
  */
-export function createQuestionAnswerer({ search, generator, retrieval, evidence }: QuestionAnswererDeps) {
+export function createQuestionAnswerer({ search, generator, retrieval, evidence, sentences }: QuestionAnswererDeps) {
   return async function answerQuestion(
     input: { tenantId: string; knowledgeBaseId: string; question: string; locale: Locale },
     sink: TokenSink,
@@ -31,7 +34,7 @@ export function createQuestionAnswerer({ search, generator, retrieval, evidence 
       ...retrieval,
       minSimilarity: evidence.minSimilarity,
     });
-    const sources = answeringSources(input.question, retrieved, evidence);
+    const sources = await answeringSources(input.question, retrieved, evidence, sentences);
     if (sources.length === 0) {
       const text = unknownAnswerText(input.locale);
       sink.token(text);

@@ -11,7 +11,8 @@ import { createEmbedder } from '#knowledge/embeddings/index.js';
 import { cachingEmbedder } from '#knowledge/embeddings/query-cache.js';
 import { createKnowledgeSearch, defaultSecondChunkWeight, type RetrievedSource } from '#knowledge/search.js';
 import { createSourceStore } from '#knowledge/sources.js';
-import { isEvidence, type EvidenceRule } from '#answering/evidence.js';
+import { isCloseEnough, type EvidenceRule } from '#answering/evidence.js';
+import { closestSentences } from '#answering/extractive/composer.js';
 import { termCoverage } from '#answering/question-terms.js';
 import type { RedisClient } from '#platform/redis.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
@@ -32,7 +33,7 @@ try {
 
   const weaviate = await createWeaviateClient({ url: stack.env.WEAVIATE_URL!, grpcPort: Number(stack.env.WEAVIATE_GRPC_PORT) });
   const model = await createEmbedder({ provider: 'local' });
-  const embedder = cachingEmbedder(model, { maxEntries: 10_000 });
+  const embedder = cachingEmbedder(model, { maxEntries: 50_000 });
   const chunkIndex = createChunkIndex(weaviate, model.space);
   const sources = createSourceStore(stack.redis as unknown as RedisClient, stack.prefix);
   const searchWith = (ranking: HybridRanking, secondChunkWeight: number, minSimilarity: number) =>
@@ -82,29 +83,31 @@ try {
     });
     retrieved.set(question, found);
   }
-  // The closest single sentence of each retrieved source, as a finer signal than its closest chunk.
+  // The closest sentence of each retrieved source, as the composer embeds it, and its coverage of the question.
   const sentenceSimilarity = new Map<RetrievedSource, number>();
   const coverage = new Map<RetrievedSource, number>();
   for (const question of evalQuestions) {
-    const [questionVector] = await embedder.embed([question.question]);
-    for (const source of retrieved.get(question)!) {
+    const sources = retrieved.get(question)!;
+    const closest = await closestSentences(question.question, sources, embedder);
+    sources.forEach((source, i) => {
       coverage.set(source, termCoverage(question.question, `${source.title}\n${source.text}`));
-      const sentences = source.text.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => /\p{L}/u.test(sentence));
-      const vectors = await model.embed(sentences.length > 0 ? sentences : [source.title]);
-      sentenceSimilarity.set(source, Math.max(...vectors.map((vector) => dot(vector, questionVector!))));
-    }
+      sentenceSimilarity.set(source, closest[i]!);
+    });
   }
-  const bySentence = (sources: RetrievedSource[]) =>
-    sources.map((source) => ({ ...source, similarity: sentenceSimilarity.get(source)! }));
 
   const rules: EvidenceRule[] = [];
-  for (let minSimilarity = 0.1; minSimilarity <= 0.601; minSimilarity += 0.025)
-    for (const minCoverage of [0, 0.2, 1 / 3, 0.4, 0.5, 0.6])
-      for (const confidentSimilarity of [0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 2])
-        if (confidentSimilarity > minSimilarity)
-          rules.push({ minSimilarity: round(minSimilarity), minCoverage, confidentSimilarity });
+  for (let minSimilarity = 0.1; minSimilarity <= 0.451; minSimilarity += 0.05)
+    for (const minCoverage of [0, 0.2, 1 / 3, 0.5])
+      for (const confidentSimilarity of [0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 2])
+        for (let minSentenceSimilarity = 0.25; minSentenceSimilarity <= 0.651; minSentenceSimilarity += 0.025)
+          if (confidentSimilarity > minSimilarity)
+            rules.push({
+              minSimilarity: round(minSimilarity),
+              minCoverage,
+              confidentSimilarity,
+              minSentenceSimilarity: round(minSentenceSimilarity),
+            });
 
-  let signal: 'chunk' | 'sentence' = 'chunk';
   const evidenceFigures = (rule: EvidenceRule, questions: EvalQuestion[]) => {
     let declinedUnanswerable = 0;
     let declinedAnswerable = 0;
@@ -113,8 +116,10 @@ try {
       // As answeringSources decides, from figures computed once.
       const first = retrieved
         .get(question)!
-        .find((source) =>
-          isEvidence(signal === 'chunk' ? source.similarity : sentenceSimilarity.get(source)!, () => coverage.get(source)!, rule),
+        .find(
+          (source) =>
+            isCloseEnough(source.similarity, () => coverage.get(source)!, rule) &&
+            sentenceSimilarity.get(source)! >= rule.minSentenceSimilarity,
         );
       if (question.answeredBy.length === 0) declinedUnanswerable += first ? 0 : 1;
       else if (!first) declinedAnswerable += 1;
@@ -128,24 +133,20 @@ try {
       firstRight: firstRight / answerable,
     };
   };
-  for (const kind of ['chunk', 'sentence'] as const) {
-    signal = kind;
-    const ruleGrades = rules
-      .map((rule) => ({ rule, figures: evidenceFigures(rule, tuning) }))
-      .filter(({ figures }) => figures.unknownWrong <= 0.08)
-      .sort((a, b) => b.figures.unknownCorrect + b.figures.firstRight - (a.figures.unknownCorrect + a.figures.firstRight));
-    console.log(`\nsimilarity of the closest ${kind}:`);
-    const describeRule = (rule: EvidenceRule) =>
-      `similarity ≥ ${rule.minSimilarity.toFixed(3)}, coverage > ${rule.minCoverage.toFixed(2)} unless similarity ≥ ${rule.confidentSimilarity}`;
-    const evidenceLine = (figures: ReturnType<typeof evidenceFigures>) =>
-      `unknown when unanswerable ${figures.unknownCorrect.toFixed(3)}, unknown when answerable ${figures.unknownWrong.toFixed(3)}, first source right ${figures.firstRight.toFixed(3)}`;
-    console.log(`\nevidence rule, on the tuning questions (best 10 of ${rules.length} with at most 8 % false "I don't know"):`);
-    for (const { rule, figures } of ruleGrades.slice(0, 10)) console.log(`  ${describeRule(rule)}: ${evidenceLine(figures)}`);
-    const chosenRule = ruleGrades[0]?.rule;
-    if (chosenRule) {
-      console.log(`chosen: ${describeRule(chosenRule)}`);
-      console.log(`  on the held-out questions: ${evidenceLine(evidenceFigures(chosenRule, heldOut))}`);
-    }
+  const ruleGrades = rules
+    .map((rule) => ({ rule, figures: evidenceFigures(rule, tuning) }))
+    .filter(({ figures }) => figures.unknownWrong <= 0.08)
+    .sort((a, b) => b.figures.unknownCorrect + b.figures.firstRight - (a.figures.unknownCorrect + a.figures.firstRight));
+  const describeRule = (rule: EvidenceRule) =>
+    `chunk similarity ≥ ${rule.minSimilarity.toFixed(2)}, coverage > ${rule.minCoverage.toFixed(2)} unless similarity ≥ ${rule.confidentSimilarity}, sentence ≥ ${rule.minSentenceSimilarity.toFixed(3)}`;
+  const evidenceLine = (figures: ReturnType<typeof evidenceFigures>) =>
+    `unknown when unanswerable ${figures.unknownCorrect.toFixed(3)}, when answerable ${figures.unknownWrong.toFixed(3)}, first source right ${figures.firstRight.toFixed(3)}`;
+  console.log(`\nevidence rule, on the tuning questions (best 15 of ${rules.length} with at most 8 % false "I don't know"):`);
+  for (const { rule, figures } of ruleGrades.slice(0, 15)) console.log(`  ${describeRule(rule)}: ${evidenceLine(figures)}`);
+  const chosenRule = ruleGrades[0]?.rule;
+  if (chosenRule) {
+    console.log(`chosen: ${describeRule(chosenRule)}`);
+    console.log(`  on the held-out questions: ${evidenceLine(evidenceFigures(chosenRule, heldOut))}`);
   }
 
   // What the chosen retrieval sees, for reading: each question's closest source and its evidence.
@@ -169,10 +170,6 @@ try {
 
 function rankingFigures(scores: Scores): string {
   return `hit@1 ${scores.hitAt1.toFixed(3)} hit@3 ${scores.hitAt3.toFixed(3)} MRR ${scores.mrr.toFixed(3)}`;
-}
-
-function dot(a: number[], b: number[]): number {
-  return a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 }
 
 function round(value: number): number {

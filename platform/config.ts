@@ -25,7 +25,7 @@ export interface Config {
   ingestConcurrency: number;
   answers: AnswersConfig;
   /** When a retrieved source is evidence enough to answer from (answering/evidence.ts). */
-  answerEvidence: { minSimilarity: number; minCoverage: number; confidentSimilarity: number };
+  answerEvidence: { minSimilarity: number; minCoverage: number; confidentSimilarity: number; minSentenceSimilarity: number };
   conversations: ConversationsConfig;
   /** Set for the API (the only process that reads it) and everywhere outside production. */
   adminToken?: string;
@@ -211,9 +211,9 @@ const similarityDefaults: Record<EmbeddingsConfig['provider'], { search: number 
   openai: { search: 0.25 },
 };
 const evidenceDefaults: Record<EmbeddingsConfig['provider'], Config['answerEvidence']> = {
-  local: { minSimilarity: 0.3, minCoverage: 1 / 3, confidentSimilarity: 0.6 },
-  hashed: { minSimilarity: 0.15, minCoverage: 1 / 3, confidentSimilarity: 2 },
-  openai: { minSimilarity: 0.35, minCoverage: 1 / 3, confidentSimilarity: 2 },
+  local: { minSimilarity: 0.2, minCoverage: 1 / 3, confidentSimilarity: 0.45, minSentenceSimilarity: 0.3 },
+  hashed: { minSimilarity: 0.15, minCoverage: 1 / 3, confidentSimilarity: 2, minSentenceSimilarity: 0.3 },
+  openai: { minSimilarity: 0.35, minCoverage: 1 / 3, confidentSimilarity: 2, minSentenceSimilarity: 0.3 },
 };
 
 function embeddingsConfig(values: Values): EmbeddingsConfig {

@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
 import { createAnswerGenerator, createQuestionAnswerer } from '#answering/index.js';
-import { createProcessEmbedders } from '#knowledge/embeddings/index.js';
+import { createProcessEmbedders, createSentenceEmbedder } from '#knowledge/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
@@ -42,6 +42,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   const weaviate = await createWeaviateClient(config.weaviate);
   const embedders = await createProcessEmbedders(config.embeddings);
   const embedder = embedders.documents;
+  const sentences = await createSentenceEmbedder(config.embeddings, embedders);
   const chunkIndex = createChunkIndex(weaviate, embedder.space);
   // The collection is defined in code and created here, idempotently; while Weaviate is away the
   // first activity that needs it tries again.
@@ -71,9 +72,10 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       events: createEventPublisher(redis, config.redis.prefix),
       answerQuestion: createQuestionAnswerer({
         search,
-        generator: createAnswerGenerator(config.answers, logger),
-        retrieval: { maxSources: 3, maxPassagesPerSource: 3 },
+        generator: createAnswerGenerator(config.answers, logger, sentences),
+        retrieval: { maxSources: 3, maxPassagesPerSource: 2 },
         evidence: config.answerEvidence,
+        sentences,
       }),
     },
     delivery: {

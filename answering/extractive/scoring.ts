@@ -1,4 +1,4 @@
-import type { Piece } from './pieces.js';
+import { piecesOf, type Piece } from './pieces.js';
 import type { Embedder } from '#knowledge/embeddings/embedder.js';
 import type { RetrievedSource } from '../types.js';
 
@@ -66,4 +66,21 @@ function cosine(a: number[], b: number[]): number {
     normB += b[i]! * b[i]!;
   }
   return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+/**
+ * How close each source's closest sentence (or piece of one) is to the question, in the composer's
+ * own terms: the sentences it would choose from, embedded as it embeds them. The answerer's
+ * evidence rule uses it before any generator runs, so the composer's own call then finds every
+ * vector in the embedder's cache.
+ */
+export async function closestSentenceSimilarities(
+  question: string,
+  sources: RetrievedSource[],
+  embedder: SentenceEmbedder,
+  maxPieceChars: number,
+): Promise<number[]> {
+  const pieces = sources.map((source, rank) => piecesOf(source, rank, maxPieceChars, new Map()));
+  const { relevance } = await scoreCandidates(question, pieces, sources, embedder);
+  return pieces.map((ofSource) => Math.max(0, ...ofSource.map((piece) => relevance.get(piece) ?? 0)));
 }

@@ -35,9 +35,23 @@ export interface ProcessEmbedders {
   queries: Embedder;
 }
 
+/**
+ * The embedder the extractive composer and the evidence rule compare sentences with: always the
+ * local model, for which their thresholds were chosen, whatever embeds the chunks (the one already
+ * loaded when it is the local model). A large cache: a knowledge base's popular passages are asked
+ * about again and again, and their sentences are the same each time.
+ */
+export async function createSentenceEmbedder(settings: EmbeddingsConfig, embedders: ProcessEmbedders): Promise<Embedder> {
+  const model =
+    settings.provider === 'local' ? embedders.documents : coalescingEmbedder(await loadMiniLmEmbedder(defaultModelDir()), coalescing);
+  return cachingEmbedder(model, { maxEntries: cachedSentences });
+}
+
 /** Batched runs of at most this many texts; the local model groups them by length into runs of 16. */
 const coalescing = { maxBatch: 32, maxWaitMs: 2 };
 const cachedQueries = 5000;
+// About 3 KB each.
+const cachedSentences = 20_000;
 
 /**
  * The embedders of one process, over one model. The OpenAI-compatible provider batches each call's
