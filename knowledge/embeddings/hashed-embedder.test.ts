@@ -49,7 +49,7 @@ test('the same text gives the same vector, whatever it is batched with', async (
 test('vectors are identical in another process', async (t) => {
   const text = 'Café crème, Größe XL — naïve façade №5';
   const [here] = await createHashedEmbedder().embed([text]);
-  const module = fileURLToPath(new URL('./local-embedder.ts', import.meta.url));
+  const module = fileURLToPath(new URL('./hashed-embedder.ts', import.meta.url));
   const script = `import { createHashedEmbedder } from ${JSON.stringify(module)};
     const [v] = await createHashedEmbedder().embed([${JSON.stringify(text)}]);
     process.stdout.write(JSON.stringify(v));`;
