@@ -11,6 +11,8 @@ import { createConversationActivities, type ConversationActivityDeps } from './c
 import { createDeliveryActivities, type DeliveryDeps } from './conversation/deliver-messages.js';
 import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
+import { createReembedActivities } from './ingestion/reembed-source.js';
+import { createReindexActivities } from './ingestion/reindex.js';
 
 /** The clients and stores activities reach the world through, built once per worker process. */
 export interface ActivityDeps {
@@ -18,8 +20,8 @@ export interface ActivityDeps {
   sources: SourceStore;
   chunkIndex: ChunkIndex;
   embedder: Embedder;
-  /** The cleanup asks item workflows to delete orphans through it. */
-  ingestion: Pick<IngestionClient, 'remove'>;
+  /** The cleanup asks item workflows to delete orphans through it, and a re-index to embed sources again. */
+  ingestion: Pick<IngestionClient, 'remove' | 'reembed'>;
   conversations: ConversationActivityDeps;
   /** The messaging channel's outbound side. */
   delivery: DeliveryDeps;
@@ -35,6 +37,8 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createIngestionActivities(deps),
     ...createCleanupActivities(deps),
+    ...createReembedActivities(deps),
+    ...createReindexActivities(deps),
     ...createConversationActivities(deps.conversations),
     ...createDeliveryActivities(deps.delivery),
     ...createShopSyncActivities(deps.connectors),

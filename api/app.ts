@@ -6,6 +6,7 @@ import type { RedisClient } from '#platform/redis.js';
 import type { IngestionClient } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { KnowledgeSearch } from '#knowledge/search.js';
+import type { ReindexClient } from '#knowledge/reindex-client.js';
 import type { EventFollower } from '#conversations/events.js';
 import type { Inbox } from '#conversations/inbox.js';
 import type { ConversationRecords } from '#conversations/records.js';
@@ -41,6 +42,7 @@ import { createArticlesRouter } from './routes/articles/public.js';
 import { createAdminOperatorsRouter } from './routes/admin-operators.js';
 import { createAdminTenantsRouter } from './routes/admin-tenants.js';
 import { createAdminUsersRouter } from './routes/admin-users.js';
+import { createAdminReindexRouter } from './routes/admin-reindex.js';
 import { createChatRouter } from './routes/chat.js';
 import { createConnectorsRouter } from './routes/connectors.js';
 import { createHealthRouter } from './routes/health.js';
@@ -57,6 +59,8 @@ export interface AppDeps {
   redis: RedisClient;
   tenancy: Tenancy;
   ingestion: IngestionClient;
+  /** Re-indexes of knowledge bases, started and followed through the admin routes. */
+  reindex: ReindexClient;
   jobs: JobStore;
   search: KnowledgeSearch;
   checks: DependencyChecks;
@@ -117,6 +121,7 @@ export function createApp({
   redis,
   tenancy,
   ingestion,
+  reindex,
   jobs,
   search,
   checks,
@@ -141,6 +146,7 @@ export function createApp({
     createAdminApiKeysRouter(admin),
     createAdminOperatorsRouter(admin),
     createAdminUsersRouter(admin),
+    createAdminReindexRouter({ ...admin, reindex }),
     createAdminArticlesRouter({ ...admin, articles: articles.store, feed: articles.feed }),
     // Questions first: the articles router's `{publicationId}` would take `questions`.
     createArticleQuestionsRouter({ tenancy, rateLimit, articles: articles.store, questionSearch: articles.questionSearch }),

@@ -12,6 +12,7 @@ import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
 import { createIngestionClient } from '#knowledge/ingestion-client.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
+import { createReindexClient } from '#knowledge/reindex-client.js';
 import { createEventFollower } from '#conversations/events.js';
 import { createInbox } from '#conversations/inbox.js';
 import { createConversationRecords } from '#conversations/records.js';
@@ -79,6 +80,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
     redis,
     tenancy,
     ingestion,
+    reindex: createReindexClient(temporal.client, config.temporal.taskQueue),
     jobs,
     search: createKnowledgeSearch({
       chunkIndex,

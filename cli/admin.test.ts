@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createTemporalClient } from '#platform/temporal.js';
 import { startTestApi, type TestApi } from '#testing/api.js';
 import { runAdminCli } from './admin.js';
 
@@ -49,6 +50,33 @@ test('tenants and knowledge bases: create, read, list', async (t) => {
     knowledgeBases.map((kb: { id: string }) => kb.id),
     [tenant.defaultKnowledgeBaseId, knowledgeBase.id],
   );
+});
+
+test('knowledge bases: a re-index and its status', async (t) => {
+  const tenant = await admin('tenants', 'create', 'Reindex');
+  const kb = tenant.defaultKnowledgeBaseId;
+  const missing = await cli([
+    'knowledge-bases',
+    'reindex-status',
+    tenant.id,
+    kb,
+    '--api-url',
+    api.url,
+    '--token',
+    api.adminToken,
+  ]);
+  t.is(missing.code, 1);
+  t.regex(missing.stderr, /^error: not_found: /);
+
+  // No worker serves this API's task queues: the re-index stays running until the test stops it.
+  const started = await admin('knowledge-bases', 'reindex', tenant.id, kb);
+  const temporal = createTemporalClient(api.config.temporal);
+  t.teardown(async () => {
+    await temporal.client.workflow.getHandle(started.workflowId).terminate('test done');
+    await temporal.close();
+  });
+  t.like(started, { workflowId: `reindex/${tenant.id}/${kb}`, state: 'running', sent: 0 });
+  t.deepEqual(await admin('knowledge-bases', 'reindex-status', tenant.id, kb), started);
 });
 
 test('api keys: create with two scopes, list without the secret, deactivate', async (t) => {

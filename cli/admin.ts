@@ -42,6 +42,7 @@ interface Command {
 }
 
 const tenant = ([tenantId]: string[]) => `/admin/tenants/${tenantId}`;
+const reindex = (args: string[]) => `${tenant(args)}/knowledge-bases/${args[1]}/reindex`;
 
 // Fields left undefined are dropped by JSON.stringify, so a PATCH sends only what was given.
 const operatorFields = (values: Values) => ({
@@ -61,6 +62,8 @@ const commands: Record<string, Command> = {
     body: ([, name]) => ({ name }),
   },
   'knowledge-bases list': { args: ['tenantId'], method: 'GET', path: (args) => `${tenant(args)}/knowledge-bases` },
+  'knowledge-bases reindex': { args: ['tenantId', 'knowledgeBaseId'], method: 'POST', path: reindex },
+  'knowledge-bases reindex-status': { args: ['tenantId', 'knowledgeBaseId'], method: 'GET', path: reindex },
   'api-keys create': {
     args: ['tenantId'],
     required: ['name', 'scope'],

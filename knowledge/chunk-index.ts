@@ -53,9 +53,18 @@ export interface ChunkHit {
  * Weaviate collection names: a capital first letter, then letters, digits and underscores.
  */
 export function collectionName(space: EmbeddingSpace): string {
-  const slug = `${space.provider}_${space.model}_${space.dimensions}`.replace(/[^A-Za-z0-9]+/g, '_');
-  return `KbChunk_${slug}`;
+  return `${modelPrefix(space)}${space.dimensions}`;
 }
+
+/** What the names of a provider and model's collections start with, whatever their dimensions. */
+function modelPrefix({ provider, model }: Pick<EmbeddingSpace, 'provider' | 'model'>): string {
+  return `${chunkCollectionPrefix}${`${provider}_${model}`.replace(/[^A-Za-z0-9]+/g, '_')}_`;
+}
+
+const chunkCollectionPrefix = 'KbChunk_';
+
+/** The largest page Weaviate answers by default (QUERY_MAXIMUM_RESULTS); an item has far fewer chunks. */
+const maxChunksPerSource = 10_000;
 
 /**
  * The chunks of every knowledge base, in one Weaviate collection per embedding space, with one
@@ -123,6 +132,58 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
         ? Filters.and(bySource, chunksOfKb.filter.byProperty('generation').notEqual(keepGeneration))
         : bySource;
       await chunksOfKb.data.deleteMany(filter).catch(unlessNoTenant(undefined));
+    },
+
+    /**
+     * The chunk collections of a provider and model, of any dimensions, this index's own left out:
+     * where a source embedded in an older space may have its chunks.
+     */
+    async otherCollectionsOf(space: Pick<EmbeddingSpace, 'provider' | 'model'>): Promise<string[]> {
+      const prefix = modelPrefix(space);
+      return (await client.collections.listAll())
+        .map((collection) => collection.name)
+        .filter((other) => other !== name && other.startsWith(prefix) && /^\d+$/.test(other.slice(prefix.length)))
+        .sort();
+    },
+
+    /** The texts of one generation of a source's chunks in the named collection, in chunk order; none when it has none there. */
+    async readSourceChunks(
+      collection: string,
+      knowledgeBaseId: string,
+      sourceKey: string,
+      generation: string,
+    ): Promise<string[]> {
+      const chunksOfKb = client.collections.get<ChunkProperties>(collection).withTenant(knowledgeBaseId);
+      const result = await chunksOfKb.query
+        .fetchObjects({
+          filters: Filters.and(
+            chunksOfKb.filter.byProperty('sourceKey').equal(sourceKey),
+            chunksOfKb.filter.byProperty('generation').equal(generation),
+          ),
+          returnProperties: ['text', 'chunkIndex'],
+          limit: maxChunksPerSource,
+        })
+        .catch(unlessNoTenant({ objects: [] }));
+      return result.objects
+        .map((object) => object.properties)
+        .sort((a, b) => a.chunkIndex - b.chunkIndex)
+        .map((chunk) => chunk.text);
+    },
+
+    /**
+     * Deletes a source's chunks from every chunk collection but this index's own: once a source's
+     * current chunks are in this space, whatever it has in another space is stale.
+     */
+    async deleteSourceChunksInOtherSpaces(knowledgeBaseId: string, sourceKey: string): Promise<void> {
+      const others = (await client.collections.listAll())
+        .map((collection) => collection.name)
+        .filter((other) => other !== name && other.startsWith(chunkCollectionPrefix));
+      for (const other of others) {
+        const chunksOfKb = client.collections.get<ChunkProperties>(other).withTenant(knowledgeBaseId);
+        await chunksOfKb.data
+          .deleteMany(chunksOfKb.filter.byProperty('sourceKey').equal(sourceKey))
+          .catch(unlessNoTenant(undefined));
+      }
     },
 
     /**

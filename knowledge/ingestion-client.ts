@@ -15,6 +15,7 @@ import type {
   ItemOperation,
   ItemOptions,
   Priority,
+  ReembedOperation,
   SourceType,
 } from '#workflows/ingestion/types.js';
 import { integrationIdKey, knowledgeBaseIdKey, sourceTypeKey, tenantIdKey } from '#workflows/search-attributes.js';
@@ -37,12 +38,15 @@ export interface IngestItem {
 /** A removal: the item's knowledge base and origin, and who (if anyone) waits for the answer. */
 export type Removal = Omit<DeleteOperation, 'kind'> & { sourceType: string; priority: Priority };
 
+/** A re-index's request: the item's knowledge base, and what its workflow is started with when none runs. */
+export type Reembed = Omit<ReembedOperation, 'kind'> & { sourceType: string; priority: Priority };
+
 /** Items handed to Temporal at once by one bulk request. */
 const acceptConcurrency = 32;
 
 /**
  * The ingestion side of Temporal, for everyone who changes a knowledge base: the ingest routes, the
- * help centre's article feed and the cleanup activity. Every change of an item goes to the item's
+ * help centre's article feed, and the cleanup and re-index activities. Every change of an item goes to the item's
  * own workflow; a cleanup runs as a workflow of its own. Each call resolves once Temporal has
  * durably recorded it (no worker needs to be running); a Temporal that cannot be reached fails it
  * with a DependencyUnavailableError.
@@ -122,6 +126,14 @@ export function createIngestionClient(
     /** Asks the item's workflow to delete it (starting the workflow when none runs); removing twice is harmless. */
     async remove(identity: ItemIdentity, { sourceType, priority, ...removal }: Removal): Promise<void> {
       await send(identity, { kind: 'delete', ...removal }, { priority, sourceType });
+    },
+
+    /**
+     * Asks the item's workflow to embed its current version again in the current embedding space
+     * (starting the workflow when none runs); it takes its turn after the item's other operations.
+     */
+    async reembed(identity: ItemIdentity, { sourceType, priority, knowledgeBaseId }: Reembed): Promise<void> {
+      await send(identity, { kind: 'reembed', knowledgeBaseId }, { priority, sourceType });
     },
 
     /** Runs a cleanup of one origin in a knowledge base and resolves with what it deleted. */

@@ -1,5 +1,6 @@
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
+import type { EmbeddingSpace } from './embeddings/index.js';
 
 /**
  * What the service knows of one ingested item besides its chunks: where it is, which generation of
@@ -22,10 +23,36 @@ export interface SourceRecord {
   chunkCount: number;
   embeddingProvider: string;
   embeddingModel: string;
+  /** Absent in records written before it was recorded: their space is known by provider and model only. */
+  embeddingDimensions?: number;
   updatedAt: string;
 }
 
 export type SourceMetadata = Pick<SourceRecord, 'url' | 'metadata' | 'sourceData'>;
+
+/** Where a source is and which embedding space its current chunks are in, without its metadata. */
+export type SourcePlace = Pick<
+  SourceRecord,
+  'knowledgeBaseId' | 'sourceType' | 'embeddingProvider' | 'embeddingModel' | 'embeddingDimensions'
+>;
+
+const placeFields = ['generation', 'knowledgeBaseId', 'sourceType', 'embeddingProvider', 'embeddingModel', 'embeddingDimensions'];
+
+/** Whether a source's current chunks are in `space` (for an older record, without dimensions: its provider and model). */
+export function isEmbeddedIn(place: Omit<SourcePlace, 'knowledgeBaseId' | 'sourceType'>, space: EmbeddingSpace): boolean {
+  return (
+    place.embeddingProvider === space.provider &&
+    place.embeddingModel === space.model &&
+    (place.embeddingDimensions === undefined || place.embeddingDimensions === space.dimensions)
+  );
+}
+
+/** A position in a listing of a knowledge base's sources: its origin tags (found at the start), one of them, and the scan in it. */
+interface ListingPosition {
+  origins: string[];
+  origin: number;
+  scan: number;
+}
 
 /**
  * Source records as Redis hashes, with a set per knowledge base and origin tag for cleanup. Every
@@ -82,7 +109,57 @@ export function createSourceStore(redis: RedisClient, prefix: string) {
     listByOrigin(tenantId: string, knowledgeBaseId: string, origin: string): Promise<string[]> {
       return redis.sMembers(originKey(tenantId, knowledgeBaseId, origin));
     },
+
+    /** The places of the sources, in the order of `sourceKeys`, undefined where there is none. */
+    async getPlaces(tenantId: string, sourceKeys: string[]): Promise<Array<SourcePlace | undefined>> {
+      if (sourceKeys.length === 0) return [];
+      const multi = redis.multi();
+      for (const sourceKey of sourceKeys) multi.hmGet(recordKey(tenantId, sourceKey), placeFields);
+      const replies = (await multi.exec()) as unknown as Array<Array<string | null>>;
+      return replies.map((values) =>
+        decode(Object.fromEntries(placeFields.flatMap((name, i) => (values[i] == null ? [] : [[name, values[i]]])))),
+      );
+    },
+
+    /**
+     * About `count` source keys of a knowledge base, origin tag by origin tag, and the cursor of the
+     * next page (none after the last). Keys present for the whole listing are listed at least once
+     * (a Redis scan may list one twice); keys added meanwhile may be left out.
+     */
+    async listPage(
+      tenantId: string,
+      knowledgeBaseId: string,
+      { cursor, count }: { cursor?: string; count: number },
+    ): Promise<{ sourceKeys: string[]; cursor?: string }> {
+      const position: ListingPosition = cursor
+        ? JSON.parse(cursor)
+        : { origins: await originsOf(tenantId, knowledgeBaseId), origin: 0, scan: 0 };
+      const sourceKeys: string[] = [];
+      while (position.origin < position.origins.length && sourceKeys.length < count) {
+        const key = originKey(tenantId, knowledgeBaseId, position.origins[position.origin]!);
+        const reply = await redis.sScan(key, position.scan, { COUNT: count });
+        sourceKeys.push(...reply.members);
+        position.scan = reply.cursor;
+        if (reply.cursor === 0) position.origin += 1;
+      }
+      return position.origin < position.origins.length ? { sourceKeys, cursor: JSON.stringify(position) } : { sourceKeys };
+    },
   });
+
+  /** The origin tags in use in a knowledge base (each has a set; an empty set is no key), in a stable order. */
+  async function originsOf(tenantId: string, knowledgeBaseId: string): Promise<string[]> {
+    const start = originKey(tenantId, knowledgeBaseId, '');
+    const origins = new Set<string>();
+    for await (const key of redis.scanIterator({ MATCH: `${escapeGlob(start)}*`, COUNT: 1000 })) {
+      origins.add(key.slice(start.length));
+    }
+    return [...origins].sort();
+  }
+}
+
+/** `text` matched literally by a Redis glob pattern. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
 }
 
 export type SourceStore = ReturnType<typeof createSourceStore>;
@@ -103,6 +180,7 @@ function encode(record: Partial<SourceRecord>): Record<string, string> {
 function decode(fields: Record<string, string> | undefined): SourceRecord | undefined {
   if (!fields?.generation) return undefined;
   const record: Record<string, unknown> = { ...fields, chunkCount: Number(fields.chunkCount ?? 0) };
+  if (fields.embeddingDimensions !== undefined) record.embeddingDimensions = Number(fields.embeddingDimensions);
   for (const name of nullableFields) {
     const value = fields[name];
     record[name] = value === undefined ? null : jsonFields.has(name) ? JSON.parse(value) : value;

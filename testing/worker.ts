@@ -1,4 +1,7 @@
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { TestFn } from 'ava';
+import { bundleWorkflows } from '#worker/bundle.js';
 import type { Config } from '#platform/config.js';
 import { createLogger } from '#platform/logger.js';
 import { wireWorker } from '#worker/wiring.js';
@@ -29,5 +32,40 @@ export async function startTestWorker(config: Config): Promise<TestWorker> {
       await worker.close();
       await connection.close();
     },
+  };
+}
+
+/**
+ * What a file of workflow-logic tests needs of Temporal (the server the tests run against): the
+ * workflows bundled once, a connection for its workers and a client, opened before its tests and
+ * closed after them. Each test runs its own worker, on a task queue of its own, with the activities
+ * it stands in for.
+ */
+export function useWorkflowTestBed(test: TestFn) {
+  let bed: { bundle: WorkflowBundleWithSourceMap; nativeConnection: NativeConnection; connection: Connection } | undefined;
+  test.before(async () => {
+    installQuietRuntime();
+    const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+    bed = {
+      bundle: await bundleWorkflows(),
+      nativeConnection: await NativeConnection.connect({ address }),
+      connection: await Connection.connect({ address }),
+    };
+  });
+  test.after.always(async () => {
+    await bed?.connection.close();
+    await bed?.nativeConnection.close();
+  });
+  const opened = () => {
+    if (!bed) throw new Error('The workflow test bed is used before its test.before hook ran.');
+    return bed;
+  };
+  let client: Client | undefined;
+  return {
+    bundle: () => opened().bundle,
+    client: () => (client ??= new Client({ connection: opened().connection })),
+    /** A worker of the bundled workflows and the given activities on `taskQueue`. */
+    worker: (taskQueue: string, activities: object) =>
+      Worker.create({ connection: opened().nativeConnection, taskQueue, workflowBundle: opened().bundle, activities }),
   };
 }

@@ -36,6 +36,11 @@ export function cleanupWorkflowId(tenantId: string, knowledgeBaseId: string, req
   return `cleanup/${tenantId}/${knowledgeBaseId}/${requestId}`;
 }
 
+/** One re-index per knowledge base at a time: starting it again while it runs finds the running one. */
+export function reindexWorkflowId(tenantId: string, knowledgeBaseId: string): string {
+  return `reindex/${tenantId}/${knowledgeBaseId}`;
+}
+
 /** One workflow per conversation, per tenant. */
 export function conversationWorkflowId(tenantId: string, conversationId: string): string {
   return `conversation/${tenantId}/${conversationId}`;

@@ -4,6 +4,7 @@
  */
 export { ingestItemWorkflow } from './ingestion/ingest-item.js';
 export { cleanupWorkflow } from './ingestion/cleanup.js';
+export { reindexKnowledgeBaseWorkflow } from './ingestion/reindex.js';
 export { conversationWorkflow } from './conversation/workflow.js';
 export { shopSyncWorkflow } from './connectors/shop-sync.js';
 export { shopProductWorkflow } from './connectors/shop-product.js';

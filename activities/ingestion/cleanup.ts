@@ -1,17 +1,13 @@
-import { heartbeat } from '@temporalio/activity';
-import pLimit from 'p-limit';
 import type { IngestionClient } from '#knowledge/ingestion-client.js';
 import type { SourceStore } from '#knowledge/sources.js';
 import { parseSourceKey } from '#workflows/ids.js';
 import type { CleanupInput, OrphanedSource } from '#workflows/ingestion/types.js';
+import { sendToItems } from './send-to-items.js';
 
 export interface CleanupDeps {
   sources: SourceStore;
   ingestion: Pick<IngestionClient, 'remove'>;
 }
-
-/** Signals sent at once when asking item workflows to delete. */
-const signalConcurrency = 16;
 
 export function createCleanupActivities({ sources, ingestion }: CleanupDeps) {
   return {
@@ -31,23 +27,16 @@ export function createCleanupActivities({ sources, ingestion }: CleanupDeps) {
 
     /** Asks each orphan's item workflow to delete it (starting the workflow when none runs). */
     async requestSourceDeletions(input: CleanupInput & { sources: OrphanedSource[]; replyTo: string }): Promise<void> {
-      const limit = pLimit(signalConcurrency);
-      let sent = 0;
-      await Promise.all(
-        input.sources.map((source) =>
-          limit(async () => {
-            await ingestion.remove(
-              { tenantId: input.tenantId, integrationId: source.integrationId, externalId: source.externalId },
-              {
-                knowledgeBaseId: input.knowledgeBaseId,
-                sourceOrigin: input.sourceOrigin,
-                replyTo: input.replyTo,
-                sourceType: source.sourceType,
-                priority: 'low',
-              },
-            );
-            heartbeat({ sent: ++sent });
-          }),
+      await sendToItems(input.sources, (source) =>
+        ingestion.remove(
+          { tenantId: input.tenantId, integrationId: source.integrationId, externalId: source.externalId },
+          {
+            knowledgeBaseId: input.knowledgeBaseId,
+            sourceOrigin: input.sourceOrigin,
+            replyTo: input.replyTo,
+            sourceType: source.sourceType,
+            priority: 'low',
+          },
         ),
       );
     },

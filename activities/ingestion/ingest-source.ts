@@ -1,19 +1,14 @@
-import type { ChunkIndex } from '#knowledge/chunk-index.js';
 import type { JobStatus, JobStore } from '#knowledge/jobs.js';
-import type { SourceRecord, SourceStore } from '#knowledge/sources.js';
+import { isEmbeddedIn } from '#knowledge/sources.js';
 import { jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
 import type { IngestOperation } from '#workflows/ingestion/types.js';
-import type { Embedder } from '#knowledge/embeddings/index.js';
 import { withHeartbeats } from '../heartbeats.js';
-import { chunkText } from '#knowledge/text/chunk.js';
 import { normalizeText, normalizeTitle } from '#knowledge/text/normalize.js';
 import { ItemRejectedError, nonRetryable, permanentFailure } from './failures.js';
+import { createSourceWriter, type SourceWriterDeps } from './source-writer.js';
 
-export interface IngestionDeps {
+export interface IngestionDeps extends Omit<SourceWriterDeps, 'now'> {
   jobs: JobStore;
-  sources: SourceStore;
-  chunkIndex: ChunkIndex;
-  embedder: Embedder;
   now?: () => Date;
 }
 
@@ -30,7 +25,10 @@ export interface DeleteSourceInput {
   sourceOrigin: string;
 }
 
-export function createIngestionActivities({ jobs, sources, chunkIndex, embedder, now = () => new Date() }: IngestionDeps) {
+export function createIngestionActivities({ jobs, now = () => new Date(), ...deps }: IngestionDeps) {
+  const { sources, chunkIndex, embedder } = deps;
+  const writer = createSourceWriter({ ...deps, now });
+
   /**
    * Applies one version of an item: normalize, chunk, embed and index it, then switch the source to
    * the new chunks in one Redis write and delete the old ones, so a search never mixes the two. The
@@ -74,59 +72,31 @@ export function createIngestionActivities({ jobs, sources, chunkIndex, embedder,
       return 'metadata_updated';
     }
 
-    // A retry after this version was already committed: only the old chunks may be left to delete.
+    // A retry after this version was already committed: only what it replaced may be left to delete.
     if (previous?.generation === generation) {
-      await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey, generation);
+      await writer.finishCommitted(knowledgeBaseId, sourceKey, generation);
       return 'searchable';
     }
     if (data.hash && previous?.hash === data.hash && !options.forceRefresh && previous.knowledgeBaseId === knowledgeBaseId) {
       return 'skipped';
     }
 
-    const title = normalizeTitle(data.title);
-    const chunks = chunkText(title, normalizeText(data.content), { tokenWindow: embedder.tokenWindow });
-    if (chunks.every((chunk) => chunk.embedText === '')) {
-      throw new ItemRejectedError(
-        'empty_item',
-        'The item has no text once its markup is removed: send a title or content with words in it.',
-      );
-    }
-    const vectors = await embedder.embed(chunks.map((chunk) => chunk.embedText));
-    // What every chunk of this version carries, and the source record too.
-    const description = {
+    const version = {
+      identity,
+      knowledgeBaseId,
       generation,
-      integrationId: identity.integrationId,
-      externalId: identity.externalId,
       sourceType: operation.sourceType,
       sourceOrigin: operation.sourceOrigin ?? '',
-      title,
-      embeddingProvider: embedder.space.provider,
-      embeddingModel: embedder.space.model,
+      title: normalizeTitle(data.title),
+      body: normalizeText(data.content),
+      fields: {
+        url: data.url ?? null,
+        metadata: data.metadata ?? null,
+        sourceData: data.sourceData ?? null,
+        hash: data.hash ?? null,
+      },
     };
-    await chunkIndex.insertGeneration(
-      knowledgeBaseId,
-      { sourceKey, ...description },
-      chunks.map((chunk, i) => ({ index: chunk.index, text: chunk.text, vector: vectors[i]! })),
-    );
-
-    const record: SourceRecord = {
-      ...description,
-      knowledgeBaseId,
-      url: data.url ?? null,
-      metadata: data.metadata ?? null,
-      sourceData: data.sourceData ?? null,
-      hash: data.hash ?? null,
-      chunkCount: chunks.length,
-      updatedAt: now().toISOString(),
-    };
-    await sources.commit(tenantId, sourceKey, record, previous);
-
-    // A new item has no older chunks. A moved one leaves all of its chunks behind in the old
-    // knowledge base; an updated one leaves its older generations.
-    if (previous && previous.knowledgeBaseId !== knowledgeBaseId) {
-      await chunkIndex.deleteSourceChunks(previous.knowledgeBaseId, sourceKey);
-    }
-    if (previous) await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey, generation);
+    await writer.write(version, previous);
     return 'searchable';
   }
 
@@ -145,6 +115,8 @@ export function createIngestionActivities({ jobs, sources, chunkIndex, embedder,
     if (!record || record.knowledgeBaseId !== knowledgeBaseId || record.sourceOrigin !== input.sourceOrigin) return false;
 
     await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey);
+    // A source not yet re-embedded has its chunks in the space it was embedded in.
+    if (!isEmbeddedIn(record, embedder.space)) await chunkIndex.deleteSourceChunksInOtherSpaces(knowledgeBaseId, sourceKey);
     await jobs.set(identity.tenantId, jobIdOf(identity), { status: 'deleted', knowledgeBaseId });
     await sources.remove(identity.tenantId, sourceKey, record);
     return true;

@@ -92,4 +92,22 @@ export const createdUserResponse = objectOf({
   token: { type: 'string', description: 'The bearer token: shown in this response only.' },
 });
 
+const count = { type: 'integer', minimum: 0 } as const;
+
+export const reindexResponse = objectOf({
+  workflowId: { type: 'string', description: 'The Temporal workflow of the re-index (one per knowledge base at a time)' },
+  state: {
+    enum: ['running', 'completed', 'stopped'],
+    description: '`stopped`: the re-index ended without completing (terminated or failed); start it again.',
+  },
+  total: { ...nullable(count), description: 'Sources in another embedding space when it started; null until counted' },
+  sent: { ...count, description: 'Re-embed requests sent to the items (a source asked again in a later pass counts again)' },
+  remaining: {
+    ...nullable(count),
+    description: 'Sources still in another embedding space at the last count; null until counted',
+  },
+  startedAt: timestamp,
+  completedAt: nullable(timestamp),
+});
+
 export const listOf = (key: string, item: JSONSchema) => objectOf({ [key]: { type: 'array', items: item } });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { bundleWorkflows } from '#worker/bundle.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import proto from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
 import test from 'ava';
 import type { Activities } from '#activities/index.js';
 import type { JobStatus } from '#knowledge/jobs.js';
@@ -9,30 +9,12 @@ import { createIngestionClient, type IngestItem } from '#knowledge/ingestion-cli
 import { ingestWorkflowId } from '../ids.js';
 import { sourceDeletedSignal } from './messages.js';
 import type { SourceDeletion } from './types.js';
-import { installQuietRuntime } from '#testing/worker.js';
+import { useWorkflowTestBed } from '#testing/worker.js';
 
 // The workflow's own logic, against the real Temporal server, with activities that only record
 // what they were asked (typed as the real ones, so a rename breaks this test at compile time).
 
-let bundle: WorkflowBundleWithSourceMap;
-let nativeConnection: NativeConnection;
-let connection: Connection;
-let client: Client;
-
-test.before(async () => {
-  installQuietRuntime();
-  const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-  bundle = await bundleWorkflows();
-  nativeConnection = await NativeConnection.connect({ address });
-  connection = await Connection.connect({ address });
-  client = new Client({ connection });
-});
-
-test.after.always(async () => {
-  await connection?.close();
-  await nativeConnection?.close();
-});
-
+const temporal = useWorkflowTestBed(test);
 const knowledgeBaseId = '5c0f7e73-a4fe-4df6-9bf1-bf89a4065476';
 
 const version = (externalId: string, content: string): IngestItem => ({
@@ -45,7 +27,7 @@ const version = (externalId: string, content: string): IngestItem => ({
 
 /** The ingestion client on a test's own task queues; job statuses are the API's business, not this test's. */
 const ingestionOn = (taskQueueBase: string) =>
-  createIngestionClient(client, taskQueueBase, {
+  createIngestionClient(temporal.client(), taskQueueBase, {
     snapshot: async () => ({}),
     set: async () => undefined,
     restore: async () => undefined,
@@ -54,13 +36,18 @@ const ingestionOn = (taskQueueBase: string) =>
 /** The activities the ingestion workflows call, typed from the real ones so a rename breaks this test. */
 type IngestionActivities = Pick<
   Activities,
-  'ingestSource' | 'deleteSource' | 'recordIngestFailure' | 'findOrphanedSources' | 'requestSourceDeletions'
+  'ingestSource' | 'deleteSource' | 'reembedSource' | 'recordIngestFailure' | 'findOrphanedSources' | 'requestSourceDeletions'
 >;
 
-/** Activities that record their calls; the first ingestSource waits until `release()`. */
+/**
+ * Activities that record their calls, in order in `calls` too; the first ingestSource waits until
+ * `release()`. An ingestion of content starting with `same:` is skipped (the hash rule), so the
+ * record stays in its old embedding space.
+ */
 function recordingActivities() {
   const ingested: string[] = [];
   const deleted: string[] = [];
+  const calls: string[] = [];
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let firstStarted!: () => void;
@@ -68,14 +55,20 @@ function recordingActivities() {
   const activities: IngestionActivities = {
     async ingestSource({ operation }): Promise<JobStatus> {
       ingested.push(operation.data.content);
+      calls.push(`ingest ${operation.data.content}`);
       if (ingested.length === 1) {
         firstStarted();
         await released;
       }
-      return 'searchable';
+      return operation.data.content.startsWith('same:') ? 'skipped' : 'searchable';
     },
     async deleteSource({ identity }) {
       deleted.push(identity.externalId);
+      calls.push('delete');
+      return true;
+    },
+    async reembedSource({ knowledgeBaseId }) {
+      calls.push(`reembed ${knowledgeBaseId}`);
       return true;
     },
     async recordIngestFailure() {},
@@ -84,17 +77,33 @@ function recordingActivities() {
     },
     async requestSourceDeletions() {},
   };
-  return { activities, ingested, deleted, started, release };
+  return { activities, ingested, deleted, calls, started, release };
 }
 
 async function withWorker<T>(taskQueueBase: string, activities: IngestionActivities, body: () => Promise<T>): Promise<T> {
-  const worker = await Worker.create({
-    connection: nativeConnection,
-    taskQueue: `${taskQueueBase}-ingest-high`,
-    workflowBundle: bundle,
-    activities,
-  });
+  const worker = await temporal.worker(`${taskQueueBase}-ingest-high`, activities);
   return worker.runUntil(body);
+}
+
+/** An item on a test's own task queues with recording activities, and the operations a test sends it. */
+function itemOnItsOwnQueues(externalId: string) {
+  const taskQueueBase = `ingest-item-${randomUUID()}`;
+  const identity = { tenantId: randomUUID(), integrationId: 'cms', externalId };
+  const recording = recordingActivities();
+  const ingestion = ingestionOn(taskQueueBase);
+  return {
+    ...recording,
+    identity,
+    ingestion,
+    send: (content: string) => ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(externalId, content)),
+    reembed: () => ingestion.reembed(identity, { knowledgeBaseId, sourceType: 'PAGE', priority: 'high' }),
+    /** Runs `body` beside a worker, then waits until the item's workflow has nothing left to do. */
+    run: (body: () => Promise<void>) =>
+      withWorker(taskQueueBase, recording.activities, async () => {
+        await body();
+        await temporal.client().workflow.getHandle(ingestWorkflowId(identity)).result();
+      }),
+  };
 }
 
 test('versions that arrive while one is processed collapse to the latest', async (t) => {
@@ -110,7 +119,7 @@ test('versions that arrive while one is processed collapse to the latest', async
     await started;
     for (const content of ['v2', 'v3', 'v4']) await send(content);
     release();
-    await client.workflow.getHandle(ingestWorkflowId(identity)).result();
+    await temporal.client().workflow.getHandle(ingestWorkflowId(identity)).result();
   });
 
   t.deepEqual(ingested, ['v1', 'v4']);
@@ -125,7 +134,7 @@ test('a delete overtaken by a newer version is answered as not done', async (t) 
   // A stand-in for the cleanup workflow: it only needs to exist to receive the reply.
   const cleanupId = `cleanup-stand-in-${randomUUID()}`;
   await withWorker(taskQueueBase, activities, async () => {
-    const cleanup = await client.workflow.start('cleanupWorkflow', {
+    const cleanup = await temporal.client().workflow.start('cleanupWorkflow', {
       workflowId: cleanupId,
       taskQueue: `${taskQueueBase}-unpolled`,
       args: [{ tenantId: identity.tenantId, knowledgeBaseId, sourceOrigin: 'cms', keepExternalIds: [] }],
@@ -142,7 +151,7 @@ test('a delete overtaken by a newer version is answered as not done', async (t) 
     });
     await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v2'));
     release();
-    await client.workflow.getHandle(ingestWorkflowId(identity)).result();
+    await temporal.client().workflow.getHandle(ingestWorkflowId(identity)).result();
 
     const history = await cleanup.fetchHistory();
     for (const event of history.events ?? []) {
@@ -157,4 +166,63 @@ test('a delete overtaken by a newer version is answered as not done', async (t) 
   t.deepEqual(ingested, ['v1', 'v2']);
   t.deepEqual(deleted, []);
   t.deepEqual(replies, [{ sourceKey: 'cms/page-2', externalId: 'page-2', deleted: false }]);
+});
+
+test('a re-embed alone is applied in its turn', async (t) => {
+  const item = itemOnItsOwnQueues('page-3');
+  item.release();
+  await item.run(() => item.reembed());
+  t.deepEqual(item.calls, [`reembed ${knowledgeBaseId}`]);
+});
+
+test('an ingestion waiting beside a re-embed is applied, and makes the re-embed unnecessary', async (t) => {
+  const item = itemOnItsOwnQueues('page-4');
+  await item.run(async () => {
+    await item.send('v1');
+    await item.started;
+    // A re-embed arrives first, then a newer version: the version is not overtaken, the re-embed is.
+    await item.reembed();
+    await item.send('v2');
+    item.release();
+  });
+  t.deepEqual(item.calls, ['ingest v1', 'ingest v2']);
+});
+
+test('a re-embed follows an unchanged version waiting beside it, once however often it was asked', async (t) => {
+  const item = itemOnItsOwnQueues('page-5');
+  await item.run(async () => {
+    await item.send('v1');
+    await item.started;
+    // An unchanged version (skipped) leaves the item in the space it was in: the re-embed still runs, after it.
+    await item.reembed();
+    await item.send('same: v1');
+    await item.reembed();
+    item.release();
+  });
+  t.deepEqual(item.calls, ['ingest v1', 'ingest same: v1', `reembed ${knowledgeBaseId}`]);
+});
+
+test('a delete waiting beside a re-embed is carried out, and makes the re-embed unnecessary', async (t) => {
+  const item = itemOnItsOwnQueues('page-6');
+  await item.run(async () => {
+    await item.send('v1');
+    await item.started;
+    await item.ingestion.remove(item.identity, { knowledgeBaseId, sourceOrigin: 'cms', sourceType: 'PAGE', priority: 'high' });
+    await item.reembed();
+    item.release();
+  });
+  t.deepEqual(item.calls, ['ingest v1', 'delete']);
+});
+
+// Histories of item workflows recorded before re-embeds existed (versions collapsing; a cleanup's
+// delete overtaken, then carried out; a version failing for good): running workflows must replay
+// them unchanged, command for command, with the current code.
+test('histories recorded before re-embeds existed replay unchanged', async (t) => {
+  const folder = new URL('./histories/', import.meta.url);
+  const files = readdirSync(folder).filter((file) => file.startsWith('ingest-item-'));
+  t.true(files.length >= 3);
+  for (const file of files) {
+    const history = proto.temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(new URL(file, folder), 'utf8')));
+    await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: temporal.bundle() }, history, file), file);
+  }
 });

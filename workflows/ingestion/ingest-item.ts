@@ -14,14 +14,14 @@ import type { ItemIdentity } from '../ids.js';
 import { sourceKeyOf } from '../ids.js';
 import { knowledgeBaseIdKey, sourceTypeKey } from '../search-attributes.js';
 import { itemOperationSignal, sourceDeletedSignal } from './messages.js';
-import type { DeleteOperation, IngestOperation, ItemOperation } from './types.js';
+import type { DeleteOperation, IngestOperation, ItemOperation, ReembedOperation } from './types.js';
 
 // One activity does the whole of a version (normalize, chunk, embed, index): every history event
 // is a write, so the workflow stays as lean as one activity. Transient failures (Weaviate or the
 // embedder down) are retried without end; bad data fails at once (non-retryable from the activity).
 // The activities heartbeat every few seconds: an attempt whose worker went away is retried after
 // the heartbeat timeout, not the start-to-close one.
-const { ingestSource, deleteSource } = proxyActivities<Activities>({
+const { ingestSource, deleteSource, reembedSource } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '30 seconds',
   scheduleToCloseTimeout: '7 days',
@@ -33,7 +33,10 @@ const { recordIngestFailure } = proxyActivities<Activities>({ startToCloseTimeou
 /**
  * The one workflow of an item (per tenant and `integrationId-externalId`): every change of the item
  * arrives as a signal (signal-with-start), and changes are applied one at a time, the latest winning,
- * so two submissions never race. It ends when nothing is left to do; the next signal starts it anew.
+ * so two submissions never race. A re-index's request to embed the item again takes its turn too, but
+ * never wins over an ingestion or deletion waiting beside it: those are applied first, and the
+ * re-embed after them, unless they wrote the item in the current space or deleted it. It ends when
+ * nothing is left to do; the next signal starts it anew.
  */
 export async function ingestItemWorkflow(identity: ItemIdentity): Promise<void> {
   const pending: ItemOperation[] = [];
@@ -44,26 +47,38 @@ export async function ingestItemWorkflow(identity: ItemIdentity): Promise<void> 
   await condition(() => pending.length > 0);
   while (pending.length > 0) {
     const operations = pending.splice(0);
-    const latest = operations.at(-1)!;
-    // A cleanup's delete request that a newer operation overtook is answered, not carried out.
-    for (const overtaken of operations.slice(0, -1)) {
-      if (overtaken.kind === 'delete') await replyToCleanup(identity, overtaken, false);
-    }
-    if (latest.kind === 'ingest') await ingestVersion(identity, latest);
-    else
-      await replyToCleanup(
-        identity,
-        latest,
-        await deleteSource({ identity, knowledgeBaseId: latest.knowledgeBaseId, sourceOrigin: latest.sourceOrigin }),
-      );
+    const changes = operations.filter((operation): operation is Change => operation.kind !== 'reembed');
+    const reembeds = operations.filter((operation): operation is ReembedOperation => operation.kind === 'reembed');
+    const settled = changes.length > 0 ? await applyLatest(identity, changes) : false;
+    if (reembeds.length > 0 && !settled) await reembedVersion(identity, reembeds);
   }
 }
 
-async function ingestVersion(identity: ItemIdentity, operation: IngestOperation): Promise<void> {
+type Change = IngestOperation | DeleteOperation;
+type JobStatus = Awaited<ReturnType<Activities['ingestSource']>>;
+
+/**
+ * Applies the latest of the changes; a cleanup's delete request that a newer change overtook is
+ * answered, not carried out. True when the change left nothing to re-embed: a version written
+ * (in the current space), or the item deleted.
+ */
+async function applyLatest(identity: ItemIdentity, changes: Change[]): Promise<boolean> {
+  const latest = changes.at(-1)!;
+  for (const overtaken of changes.slice(0, -1)) {
+    if (overtaken.kind === 'delete') await replyToCleanup(identity, overtaken, false);
+  }
+  if (latest.kind === 'ingest') return (await ingestVersion(identity, latest)) === 'searchable';
+  const deleted = await deleteSource({ identity, knowledgeBaseId: latest.knowledgeBaseId, sourceOrigin: latest.sourceOrigin });
+  await replyToCleanup(identity, latest, deleted);
+  return deleted;
+}
+
+/** The item's status once the version is applied; undefined when it failed. */
+async function ingestVersion(identity: ItemIdentity, operation: IngestOperation): Promise<JobStatus | undefined> {
   keepSearchAttributesCurrent(operation);
   try {
     // The generation names this version's chunks; it is the same on every retry of the activity.
-    await ingestSource({ identity, operation, generation: uuid4() });
+    return await ingestSource({ identity, operation, generation: uuid4() });
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     // A version that failed for good must not end the workflow: newer versions may be waiting.
@@ -74,6 +89,23 @@ async function ingestVersion(identity: ItemIdentity, operation: IngestOperation)
         knowledgeBaseId: operation.knowledgeBaseId,
         error: { code: 'processing_timeout', message: 'The item could not be processed within 7 days; send it again.' },
       });
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Embeds the item's current version again, once per knowledge base asked (the activity does nothing
+ * where the item is not, or is already in the current space). The item stays searchable throughout,
+ * so its job status is left alone; one that cannot be re-embedded stays where it is, and the re-index
+ * counts it as remaining.
+ */
+async function reembedVersion(identity: ItemIdentity, reembeds: ReembedOperation[]): Promise<void> {
+  for (const knowledgeBaseId of new Set(reembeds.map((operation) => operation.knowledgeBaseId))) {
+    try {
+      await reembedSource({ identity, knowledgeBaseId, generation: uuid4() });
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
     }
   }
 }

@@ -41,7 +41,17 @@ export interface DeleteOperation {
   replyTo?: string;
 }
 
-export type ItemOperation = IngestOperation | DeleteOperation;
+/**
+ * A re-index asks for the item's current version to be embedded again in the current embedder's
+ * space, from its own chunks. It waits its turn behind the item's other operations and never
+ * overtakes them; an ingestion that wrote the current space meanwhile makes it unnecessary.
+ */
+export interface ReembedOperation {
+  kind: 'reembed';
+  knowledgeBaseId: string;
+}
+
+export type ItemOperation = IngestOperation | DeleteOperation | ReembedOperation;
 
 export interface SourceDeletion {
   sourceKey: string;
@@ -68,4 +78,52 @@ export interface CleanupInput {
 export interface CleanupResult {
   deleted: number;
   orphanedExternalIds: string[];
+}
+
+/** A source a re-index asks to be embedded again. */
+export interface SourceToReembed {
+  sourceKey: string;
+  integrationId: string;
+  externalId: string;
+  sourceType: string;
+}
+
+/** One page of a knowledge base's sources not in the current embedding space, and where the next begins. */
+export interface ReembedPage {
+  sources: SourceToReembed[];
+  /** Absent after the last page. */
+  cursor?: string;
+}
+
+/**
+ * What a re-index of a knowledge base has done: `total` sources were in another embedding space
+ * when it started (null until counted), `sent` re-embed requests went out (a source still waiting
+ * when a later pass asks again counts again), `remaining` sources were still in another space at
+ * the last count. It completes when none remain, or when some stayed put through every pass.
+ */
+export interface ReindexProgress {
+  state: 'running' | 'completed';
+  total: number | null;
+  sent: number;
+  remaining: number | null;
+  startedAt: string;
+  completedAt: string | null;
+}
+
+/** Where a re-index that continued as new goes on: its progress and its place in the current pass. */
+export interface ReindexResume {
+  progress: ReindexProgress;
+  pass: number;
+  phase: 'sending' | 'waiting';
+  /** Sending: the listing's next page (absent at its start). */
+  cursor?: string;
+  /** Waiting: counts so far, and how many of them found no fewer sources left than the one before. */
+  polls: number;
+  stalledPolls: number;
+}
+
+export interface ReindexInput {
+  tenantId: string;
+  knowledgeBaseId: string;
+  resume?: ReindexResume;
 }
