@@ -108,19 +108,48 @@ function stripSuffix(word: string): string {
 /** Stems of five letters or more also meet by prefix ("rückgabe" and "rückgabefrist"). */
 const MIN_PREFIX_MATCH = 5;
 
+/** Stems of five letters or more also meet one typo apart ("medow" and "meadow", "jakcet" and "jacket"). */
+const MIN_TYPO_MATCH = 5;
+
 /**
  * The share of the question's terms that `text` contains (0 when the question has none): a passage
- * about the question contains most of what it asks about, not one stray word of it.
+ * about the question contains most of what it asks about, not one stray word of it. Visitors type in
+ * a hurry, so a long term also counts when the text has it one typo away.
  */
 export function termCoverage(question: string, text: string): number {
   const wanted = [...termsOf(wordsOf(question))];
   if (wanted.length === 0) return 0;
   const present = termsOf(wordsOf(text));
-  const prefixes = [...present].filter((term) => term.length >= MIN_PREFIX_MATCH);
+  const long = [...present].filter((term) => term.length >= MIN_PREFIX_MATCH);
   const found = wanted.filter(
     (term) =>
       present.has(term) ||
-      (term.length >= MIN_PREFIX_MATCH && prefixes.some((other) => other.startsWith(term) || term.startsWith(other))),
+      (term.length >= MIN_PREFIX_MATCH &&
+        long.some(
+          (other) =>
+            other.startsWith(term) ||
+            term.startsWith(other) ||
+            (Math.min(term.length, other.length) >= MIN_TYPO_MATCH && oneTypoApart(term, other)),
+        )),
   );
   return found.length / wanted.length;
+}
+
+/** Whether one letter added, dropped, changed, or two neighbours swapped, turns `a` into `b`. */
+export function oneTypoApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  // What differs between the common start and the common end.
+  const middleA = a.slice(start, endA);
+  const middleB = b.slice(start, endB);
+  if (middleA.length + middleB.length <= 1) return true;
+  if (middleA.length === 1 && middleB.length === 1) return true;
+  return middleA.length === 2 && middleB.length === 2 && middleA[0] === middleB[1] && middleA[1] === middleB[0];
 }

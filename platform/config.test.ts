@@ -116,3 +116,31 @@ test('outside production a missing secret without a local fallback is an error',
     ['ADMIN_TOKEN is not set'],
   );
 });
+
+test('the local model is the default embedder, with its own evidence rule; the others keep theirs', (t) => {
+  const local = loadConfig({}, { role: 'worker', localSecrets });
+  t.deepEqual(local.embeddings, { provider: 'local' });
+  t.like(local.answerEvidence, { minSimilarity: 0.2, minSentenceSimilarity: 0.45 });
+  t.deepEqual(loadConfig({ EMBEDDINGS_MODEL_DIR: '/models/minilm' }, { role: 'worker', localSecrets }).embeddings, {
+    provider: 'local',
+    modelDir: '/models/minilm',
+  });
+  const hashed = loadConfig({ EMBEDDINGS_PROVIDER: 'hashed' }, { role: 'worker', localSecrets });
+  t.deepEqual(hashed.embeddings, { provider: 'hashed', dimensions: 512 });
+  t.like(hashed.answerEvidence, { minSimilarity: 0.15, confidentSimilarity: 2 });
+  t.like(
+    loadConfig({ EMBEDDINGS_PROVIDER: 'hashed', ANSWER_MIN_SIMILARITY: '0.25' }, { role: 'worker', localSecrets }).answerEvidence,
+    {
+      minSimilarity: 0.25,
+      minCoverage: 1 / 3,
+    },
+  );
+});
+
+test('a vector size for the local model, whose size is its own, is refused with the reason', (t) => {
+  const problems = problemsOf(() => loadConfig({ EMBEDDINGS_DIMENSIONS: '512' }, { role: 'worker', localSecrets }));
+  t.true(
+    problems.some((problem) => problem.includes('EMBEDDINGS_DIMENSIONS') && problem.includes('384')),
+    problems.join('\n'),
+  );
+});

@@ -1,0 +1,55 @@
+import test from 'ava';
+import { loadMiniLmEmbedder } from './minilm-embedder.js';
+import { defaultModelDir } from './model-files.js';
+
+const embedder = loadMiniLmEmbedder(defaultModelDir());
+const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+
+test('the space names the pinned model; vectors have 384 dimensions and unit length', async (t) => {
+  const model = await embedder;
+  t.deepEqual(model.space, { provider: 'local', model: 'all-MiniLM-L6-v2-q4', dimensions: 384 });
+  for (const vector of await model.embed(['Waterproof hiking boots', ''])) {
+    t.is(vector.length, 384);
+    t.true(Math.abs(dot(vector, vector) - 1) < 1e-5);
+  }
+});
+
+test('texts of the same meaning meet although they share no word', async (t) => {
+  const [question, paraphrase, unrelated] = await (await embedder).embed([
+    'How do I reset my password?',
+    'Steps to recover account access when you forgot your login',
+    'The shop opens at 9am',
+  ]);
+  t.true(dot(question!, paraphrase!) > 0.5, `paraphrase ${dot(question!, paraphrase!)}`);
+  t.true(dot(question!, unrelated!) < 0.2, `unrelated ${dot(question!, unrelated!)}`);
+});
+
+test('the genuine weights: the sentence-transformers example within the 4-bit drift', async (t) => {
+  const [weather, sunny, stadium] = await (await embedder).embed([
+    'The weather is lovely today.',
+    "It's so sunny outside!",
+    'He drove to the stadium.',
+  ]);
+  // Published fp32 figures: 0.6660 and 0.1046.
+  t.true(Math.abs(dot(weather!, sunny!) - 0.666) < 0.02);
+  t.true(Math.abs(dot(weather!, stadium!) - 0.1046) < 0.02);
+});
+
+test('a text gets the same vector alone and in a batch of other lengths', async (t) => {
+  const model = await embedder;
+  const texts = ['short', 'a somewhat longer sentence about tents and sleeping bags', 'mid length text here'];
+  const batch = await model.embed(texts);
+  for (const [i, text] of texts.entries()) {
+    const [alone] = await model.embed([text]);
+    t.true(dot(alone!, batch[i]!) > 0.9999, text);
+  }
+});
+
+test('the token window counts the model’s word pieces; a text beyond it is read up to the window', async (t) => {
+  const model = await embedder;
+  t.is(model.tokenWindow!.maxTokens, 256);
+  t.is(model.tokenWindow!.count('hello world'), 4, '[CLS] hello world [SEP]');
+  const long = 'tent '.repeat(300) + 'kayak';
+  const [cut, window] = await model.embed([long, 'tent '.repeat(254)]);
+  t.true(dot(cut!, window!) > 0.999, 'what lies beyond the window does not change the vector');
+});
