@@ -116,7 +116,9 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     problems.push(`ANSWERS_API_KEY is required when ANSWERS_PROVIDER is openai: ${answersKey.description}`);
   }
   if (values.EMBEDDINGS_PROVIDER === 'local' && values.EMBEDDINGS_DIMENSIONS !== undefined) {
-    problems.push('EMBEDDINGS_DIMENSIONS does not apply to the local model, whose vectors have 384 dimensions: unset it, or choose hashed or openai');
+    problems.push(
+      'EMBEDDINGS_DIMENSIONS does not apply to the local model, whose vectors have 384 dimensions: unset it, or choose hashed or openai',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -219,7 +221,9 @@ const evidenceDefaults: Record<EmbeddingsConfig['provider'], Config['answerEvide
 function embeddingsConfig(values: Values): EmbeddingsConfig {
   const dimensions = values.EMBEDDINGS_DIMENSIONS === undefined ? undefined : Number(values.EMBEDDINGS_DIMENSIONS);
   if (values.EMBEDDINGS_PROVIDER === 'local') {
-    return values.EMBEDDINGS_MODEL_DIR === undefined ? { provider: 'local' } : { provider: 'local', modelDir: String(values.EMBEDDINGS_MODEL_DIR) };
+    return values.EMBEDDINGS_MODEL_DIR === undefined
+      ? { provider: 'local' }
+      : { provider: 'local', modelDir: String(values.EMBEDDINGS_MODEL_DIR) };
   }
   if (values.EMBEDDINGS_PROVIDER === 'hashed') return { provider: 'hashed', dimensions: dimensions ?? 512 };
   return {

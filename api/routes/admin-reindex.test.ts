@@ -152,7 +152,10 @@ test.serial('a re-index embeds every source again in the new space, beside an in
   t.is((await search(after.api, headers, kb, 'planetary'))[0]?.externalId, 'mixer');
   // The old text is gone: a search for it may still find the mixer by meaning, never its old words.
   const oldWords = await search(after.api, headers, kb, 'dough hook discontinued');
-  t.false(oldWords.some((hit) => /dough hook|discontinued/.test(hit.snippet)), JSON.stringify(oldWords));
+  t.false(
+    oldWords.some((hit) => /dough hook|discontinued/.test(hit.snippet)),
+    JSON.stringify(oldWords),
+  );
   t.is((await search(after.api, headers, kb, 'gooseneck'))[0]?.externalId, 'kettle');
   const kitchen = await search(after.api, headers, kb, 'kitchen two-year warranty', 50);
   t.true(kitchen.length >= 5);

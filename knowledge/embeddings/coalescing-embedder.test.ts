@@ -24,7 +24,12 @@ test('concurrent calls share model calls and each gets its own vectors in order'
   const embedder = coalescingEmbedder(model, { maxBatch: 64, maxWaitMs: 2 });
   const callers = Array.from({ length: 10 }, (_, i) => texts(`c${i}-`, 3));
   const results = await Promise.all(callers.map((input) => embedder.embed(input)));
-  results.forEach((vectors, i) => t.deepEqual(vectors, callers[i]!.map((text) => [text.length])));
+  results.forEach((vectors, i) =>
+    t.deepEqual(
+      vectors,
+      callers[i]!.map((text) => [text.length]),
+    ),
+  );
   t.is(calls.length, 1, 'thirty texts of ten callers went in one model call');
 });
 
@@ -33,7 +38,10 @@ test('no model call takes more than maxBatch texts; a long caller spans several'
   const embedder = coalescingEmbedder(model, { maxBatch: 8, maxWaitMs: 2 });
   const long = texts('long-', 20);
   const [longVectors, shortVectors] = await Promise.all([embedder.embed(long), embedder.embed(['a', 'bb'])]);
-  t.deepEqual(longVectors, long.map((text) => [text.length]));
+  t.deepEqual(
+    longVectors,
+    long.map((text) => [text.length]),
+  );
   t.deepEqual(shortVectors, [[1], [2]]);
   for (const call of calls) t.true(call.length <= 8, `${call.length} texts`);
   t.is(calls.flat().length, 22);

@@ -43,7 +43,9 @@ export interface ProcessEmbedders {
  */
 export async function createSentenceEmbedder(settings: EmbeddingsConfig, embedders: ProcessEmbedders): Promise<Embedder> {
   const model =
-    settings.provider === 'local' ? embedders.documents : coalescingEmbedder(await loadMiniLmEmbedder(defaultModelDir()), coalescing);
+    settings.provider === 'local'
+      ? embedders.documents
+      : coalescingEmbedder(await loadMiniLmEmbedder(defaultModelDir()), coalescing);
   return cachingEmbedder(model, { maxEntries: cachedSentences });
 }
 

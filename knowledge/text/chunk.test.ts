@@ -236,7 +236,10 @@ test('with a token window, every chunk fits it and the body is still covered in 
   chunks.forEach((chunk, i) => {
     t.is(chunk.index, i);
     const start = body.indexOf(chunk.text);
-    t.true(start >= 0 && isSpaceAt(body, start - 1) && isSpaceAt(body, start + chunk.text.length), `chunk ${i} is a slice of whole words`);
+    t.true(
+      start >= 0 && isSpaceAt(body, start - 1) && isSpaceAt(body, start + chunk.text.length),
+      `chunk ${i} is a slice of whole words`,
+    );
   });
   t.true(body.startsWith(chunks[0]!.text) && body.endsWith(chunks.at(-1)!.text));
   for (const sentence of all) t.true(chunks.some((chunk) => chunk.text.includes(sentence)));
@@ -258,7 +261,10 @@ test('with the real MiniLM tokenizer, number-heavy chunks fit its 256 tokens', a
   const { loadMiniLmEmbedder } = await import('../embeddings/minilm/minilm-embedder.js');
   const { defaultModelDir } = await import('../embeddings/minilm/model-files.js');
   const { tokenWindow } = await loadMiniLmEmbedder(defaultModelDir());
-  const body = Array.from({ length: 60 }, (_, i) => `SKU ${1000 + i}-${(i * 7919) % 10000}-XL fits sizes 38–${40 + (i % 6)}.`).join(' ');
+  const body = Array.from(
+    { length: 60 },
+    (_, i) => `SKU ${1000 + i}-${(i * 7919) % 10000}-XL fits sizes 38–${40 + (i % 6)}.`,
+  ).join(' ');
   const chunks = chunkText('Size chart', body, { tokenWindow });
   t.true(tokenWindow!.count(chunkText('Size chart', body)[0]!.embedText) > 256, 'the test body overflows character-sized chunks');
   for (const chunk of chunks) t.true(tokenWindow!.count(chunk.embedText) <= 256);

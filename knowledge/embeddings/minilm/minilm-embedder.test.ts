@@ -15,21 +15,17 @@ test('the space names the pinned model; vectors have 384 dimensions and unit len
 });
 
 test('texts of the same meaning meet although they share no word', async (t) => {
-  const [question, paraphrase, unrelated] = await (await embedder).embed([
-    'How do I reset my password?',
-    'Steps to recover account access when you forgot your login',
-    'The shop opens at 9am',
-  ]);
+  const [question, paraphrase, unrelated] = await (
+    await embedder
+  ).embed(['How do I reset my password?', 'Steps to recover account access when you forgot your login', 'The shop opens at 9am']);
   t.true(dot(question!, paraphrase!) > 0.5, `paraphrase ${dot(question!, paraphrase!)}`);
   t.true(dot(question!, unrelated!) < 0.2, `unrelated ${dot(question!, unrelated!)}`);
 });
 
 test('the genuine weights: the sentence-transformers example within the 4-bit drift', async (t) => {
-  const [weather, sunny, stadium] = await (await embedder).embed([
-    'The weather is lovely today.',
-    "It's so sunny outside!",
-    'He drove to the stadium.',
-  ]);
+  const [weather, sunny, stadium] = await (
+    await embedder
+  ).embed(['The weather is lovely today.', "It's so sunny outside!", 'He drove to the stadium.']);
   // Published fp32 figures: 0.6660 and 0.1046.
   t.true(Math.abs(dot(weather!, sunny!) - 0.666) < 0.02);
   t.true(Math.abs(dot(weather!, stadium!) - 0.1046) < 0.02);
