@@ -20,6 +20,11 @@ export interface Config {
   /** Where the built-in connectors send what they ingest: this service's own public API. */
   connectorsApiUrl: string;
   embeddings: EmbeddingsConfig;
+  /**
+   * The local model's folder when EMBEDDINGS_MODEL_DIR sets it (else where the set-up puts it): the
+   * worker compares sentences with that model whatever embeds the chunks.
+   */
+  localModelDir?: string;
   /** Cosine similarity below which a passage does not match by meaning alone. */
   searchMinSimilarity: number;
   ingestConcurrency: number;
@@ -163,6 +168,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     graphApiBaseUrl: String(values.GRAPH_API_BASE_URL).replace(/\/+$/, ''),
     connectorsApiUrl: String(values.CONNECTORS_API_URL ?? values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     embeddings: embeddingsConfig(values),
+    ...(values.EMBEDDINGS_MODEL_DIR === undefined ? {} : { localModelDir: String(values.EMBEDDINGS_MODEL_DIR) }),
     searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? similarityDefaults[embeddingsProvider(values)].search),
     ingestConcurrency: Number(values.INGEST_CONCURRENCY),
     answers:

@@ -42,7 +42,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   const weaviate = await createWeaviateClient(config.weaviate);
   const embedders = await createProcessEmbedders(config.embeddings);
   const embedder = embedders.documents;
-  const sentences = await createSentenceEmbedder(config.embeddings, embedders);
+  const sentences = await createSentenceEmbedder(config.embeddings, embedders, config.localModelDir);
   const chunkIndex = createChunkIndex(weaviate, embedder.space);
   // The collection is defined in code and created here, idempotently; while Weaviate is away the
   // first activity that needs it tries again.

@@ -41,11 +41,13 @@ export interface ProcessEmbedders {
  * loaded when it is the local model). A large cache: a knowledge base's popular passages are asked
  * about again and again, and their sentences are the same each time.
  */
-export async function createSentenceEmbedder(settings: EmbeddingsConfig, embedders: ProcessEmbedders): Promise<Embedder> {
+export async function createSentenceEmbedder(
+  settings: EmbeddingsConfig,
+  embedders: ProcessEmbedders,
+  localModelDir = defaultModelDir(),
+): Promise<Embedder> {
   const model =
-    settings.provider === 'local'
-      ? embedders.documents
-      : coalescingEmbedder(await loadMiniLmEmbedder(defaultModelDir()), coalescing);
+    settings.provider === 'local' ? embedders.documents : coalescingEmbedder(await loadMiniLmEmbedder(localModelDir), coalescing);
   return cachingEmbedder(model, { maxEntries: cachedSentences });
 }
 
