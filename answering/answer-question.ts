@@ -9,6 +9,12 @@ export interface AnsweredQuestion extends ComposedAnswer {
   generator: string;
 }
 
+/**
+ * Sources an answer may cite, and chunks of each it reads: the best one, since its sentences are
+ * what the evidence rule and the composer embed, and the model's time grows with them.
+ */
+export const answerRetrieval: Omit<RetrieveOptions, 'minSimilarity'> = { maxSources: 3, maxPassagesPerSource: 1 };
+
 export interface QuestionAnswererDeps {
   search: Pick<KnowledgeSearch, 'retrieve'>;
   generator: AnswerGenerator;

@@ -5,7 +5,7 @@ import { createOpenAIGenerator } from './llm/openai-generator.js';
 import type { AnswerGenerator } from './types.js';
 import { withFallback } from './with-fallback.js';
 
-export { createQuestionAnswerer, type AnswerQuestion } from './answer-question.js';
+export { answerRetrieval, createQuestionAnswerer, type AnswerQuestion } from './answer-question.js';
 export type { AnswerGenerator } from './types.js';
 export type { SentenceEmbedder } from './extractive/scoring.js';
 

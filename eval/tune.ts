@@ -11,6 +11,7 @@ import { createEmbedder } from '#knowledge/embeddings/index.js';
 import { cachingEmbedder } from '#knowledge/embeddings/query-cache.js';
 import { createKnowledgeSearch, defaultSecondChunkWeight, type RetrievedSource } from '#knowledge/search.js';
 import { createSourceStore } from '#knowledge/sources.js';
+import { answerRetrieval } from '#answering/answer-question.js';
 import { isCloseEnough, type EvidenceRule } from '#answering/evidence.js';
 import { closestSentences } from '#answering/extractive/composer.js';
 import { termCoverage } from '#answering/question-terms.js';
@@ -77,8 +78,7 @@ try {
   const retrieved = new Map<EvalQuestion, RetrievedSource[]>();
   for (const question of evalQuestions) {
     const found = await search.retrieve(tenant.tenantId, tenant.knowledgeBaseId, question.question, {
-      maxSources: 3,
-      maxPassagesPerSource: 3,
+      ...answerRetrieval,
       minSimilarity: 0,
     });
     retrieved.set(question, found);

@@ -1,7 +1,7 @@
 import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
-import { createAnswerGenerator, createQuestionAnswerer } from '#answering/index.js';
+import { answerRetrieval, createAnswerGenerator, createQuestionAnswerer } from '#answering/index.js';
 import { createProcessEmbedders, createSentenceEmbedder } from '#knowledge/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
@@ -73,7 +73,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       answerQuestion: createQuestionAnswerer({
         search,
         generator: createAnswerGenerator(config.answers, logger, sentences),
-        retrieval: { maxSources: 3, maxPassagesPerSource: 2 },
+        retrieval: answerRetrieval,
         evidence: config.answerEvidence,
         sentences,
       }),
