@@ -1,5 +1,6 @@
 import { piecesOf, type Piece } from './pieces.js';
 import type { Embedder } from '#knowledge/embeddings/embedder.js';
+import { cosineSimilarity } from '#knowledge/search.js';
 import type { RetrievedSource } from '../types.js';
 
 /*
@@ -44,7 +45,7 @@ export async function scoreCandidates(
     throw new Error(`The embedder returned ${vectors.length} vectors for ${texts.length + 1} texts`);
   }
   const [questionVector, ...pieceVectors] = vectors;
-  const similarity = new Map(candidates.map((piece, i) => [piece, cosine(questionVector!, pieceVectors[i]!)]));
+  const similarity = new Map(candidates.map((piece, i) => [piece, cosineSimilarity(questionVector!, pieceVectors[i]!)]));
   const relevance = new Map<Piece, number>();
   for (const [piece, first] of copyOf) relevance.set(piece, similarity.get(first)!);
   return { candidates, relevance };
@@ -53,19 +54,6 @@ export async function scoreCandidates(
 function embedTextOf(title: string, text: string): string {
   const heading = title.trim();
   return heading ? `${heading}\n\n${text}` : text;
-}
-
-/** Cosine similarity; the dot product for the L2-normalised vectors of sentence embedders, 0 for a zero vector. */
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    normA += a[i]! * a[i]!;
-    normB += b[i]! * b[i]!;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
 
 /**
