@@ -4,7 +4,8 @@
  * It ingests the corpus through the public API, then runs the same retrieval code the API and the
  * worker run, in-process, over a grid of settings. It prints the grids; a person writes the chosen
  * values into the code (`defaultRanking`, `defaultSecondChunkWeight`, the local evidence rule in
- * platform/config.ts) and into docs/answering.md.
+ * platform/config.ts) and into docs/answering.md. `TUNE_RANKING=default npm run eval:tune` skips the
+ * ranking grid and chooses only the evidence rule, over the ranking in the code.
  */
 import { createChunkIndex, defaultRanking, type HybridRanking } from '#knowledge/chunk-index.js';
 import { createEmbedder } from '#knowledge/embeddings/index.js';

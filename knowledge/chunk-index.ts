@@ -87,6 +87,13 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
     return (await collection()).withTenant(knowledgeBaseId);
   }
 
+  /** The chunk collections of every other embedding space. */
+  async function otherChunkCollections(): Promise<string[]> {
+    return (await client.collections.listAll())
+      .map((collection) => collection.name)
+      .filter((other) => other !== name && other.startsWith(chunkCollectionPrefix));
+  }
+
   return tagUnavailable('weaviate', {
     space,
     name,
@@ -140,9 +147,8 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
      */
     async otherCollectionsOf(space: Pick<EmbeddingSpace, 'provider' | 'model'>): Promise<string[]> {
       const prefix = modelPrefix(space);
-      return (await client.collections.listAll())
-        .map((collection) => collection.name)
-        .filter((other) => other !== name && other.startsWith(prefix) && /^\d+$/.test(other.slice(prefix.length)))
+      return (await otherChunkCollections())
+        .filter((other) => other.startsWith(prefix) && /^\d+$/.test(other.slice(prefix.length)))
         .sort();
     },
 
@@ -175,10 +181,7 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
      * current chunks are in this space, whatever it has in another space is stale.
      */
     async deleteSourceChunksInOtherSpaces(knowledgeBaseId: string, sourceKey: string): Promise<void> {
-      const others = (await client.collections.listAll())
-        .map((collection) => collection.name)
-        .filter((other) => other !== name && other.startsWith(chunkCollectionPrefix));
-      for (const other of others) {
+      for (const other of await otherChunkCollections()) {
         const chunksOfKb = client.collections.get<ChunkProperties>(other).withTenant(knowledgeBaseId);
         await chunksOfKb.data
           .deleteMany(chunksOfKb.filter.byProperty('sourceKey').equal(sourceKey))

@@ -62,7 +62,7 @@ interface RankedSource {
 export const defaultSecondChunkWeight = 0;
 
 /** Sources in order of their score; a source's hits keep the hybrid ranking's order. */
-export function rankSources(hits: CurrentHit[], secondChunkWeight: number): RankedSource[] {
+function rankSources(hits: CurrentHit[], secondChunkWeight: number): RankedSource[] {
   const bySource = new Map<string, RankedSource>();
   for (const { hit, record } of hits) {
     const source = bySource.get(hit.properties.sourceKey);

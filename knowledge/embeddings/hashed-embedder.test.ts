@@ -1,29 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
+import { cosineSimilarity } from '../search.js';
 import { createHashedEmbedder } from './hashed-embedder.js';
 import { createEmbedder } from './index.js';
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    normA += a[i]! * a[i]!;
-    normB += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(normA * normB);
-}
 
 function norm(vector: number[]): number {
   return Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
 }
 
-/** cosine(anchor, related) and cosine(anchor, unrelated). */
+/** cosineSimilarity(anchor, related) and cosineSimilarity(anchor, unrelated). */
 async function similarities(anchor: string, related: string, unrelated: string) {
   const [a, r, u] = await createHashedEmbedder().embed([anchor, related, unrelated]);
-  return { related: cosine(a!, r!), unrelated: cosine(a!, u!) };
+  return { related: cosineSimilarity(a!, r!), unrelated: cosineSimilarity(a!, u!) };
 }
 
 test('the space names the algorithm, and vectors have the configured length and unit norm', async (t) => {

@@ -20,7 +20,21 @@ const microBatch = 16;
  * English only. Texts longer than the model's window are cut to it: chunking keeps every chunk
  * inside the window (see `tokenWindow`), so only an overlong query is ever cut.
  */
-export async function loadMiniLmEmbedder(modelDir: string, options: { threads?: number } = {}): Promise<Embedder> {
+export function loadMiniLmEmbedder(modelDir: string): Promise<Embedder> {
+  // Loaded once per folder and process: checking 53 MB of weights and building a session take a
+  // fraction of a second and 140 MB each, and a process may wire several users of the model.
+  let loading = loaded.get(modelDir);
+  if (!loading) {
+    loading = load(modelDir);
+    loaded.set(modelDir, loading);
+    loading.catch(() => loaded.delete(modelDir));
+  }
+  return loading;
+}
+
+const loaded = new Map<string, Promise<Embedder>>();
+
+async function load(modelDir: string): Promise<Embedder> {
   await verifyModelFiles(modelDir);
   const tokenizer = new Tokenizer(
     JSON.parse(readFileSync(join(modelDir, 'tokenizer.json'), 'utf8')),
@@ -32,7 +46,6 @@ export async function loadMiniLmEmbedder(modelDir: string, options: { threads?: 
     // Threads sleep between runs instead of spinning: the process shares its cores with Weaviate,
     // Redis and the event loop, and a run's latency is the same either way (measured).
     extra: { session: { intra_op: { allow_spinning: '0' } } },
-    ...(options.threads ? { intraOpNumThreads: options.threads } : {}),
   });
   const space: EmbeddingSpace = { provider: 'local', model: pinnedModel.name, dimensions };
 
