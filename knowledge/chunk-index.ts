@@ -2,6 +2,7 @@ import weaviate, { Filters, generateUuid5, type Collection, type WeaviateClient 
 import type { EmbeddingSpace } from './embeddings/index.js';
 import pLimit from 'p-limit';
 import { tagUnavailable } from '#platform/dependency-errors.js';
+import { decodeSentenceVectors, encodeSentenceVectors, SentenceVectors } from './sentence-vectors.js';
 
 /** Chunk writes of one source in flight at once. */
 const insertConcurrency = 16;
@@ -21,10 +22,30 @@ export type ChunkProperties = {
   embeddingModel: string;
 };
 
+/** What Weaviate keeps of a chunk: its properties, and its sentences' vectors (sentence-vectors.ts), read apart. */
+type StoredChunk = ChunkProperties & { sentenceVectors: string };
+
+/** The properties a search returns: all but the sentence vectors, which only the answerer reads. */
+const searchedProperties: Array<keyof ChunkProperties> = [
+  'sourceKey',
+  'generation',
+  'integrationId',
+  'externalId',
+  'sourceType',
+  'sourceOrigin',
+  'title',
+  'text',
+  'chunkIndex',
+  'embeddingProvider',
+  'embeddingModel',
+];
+
 export interface ChunkToIndex {
   index: number;
   text: string;
   vector: number[];
+  /** The chunk's sentences as the answerer embeds them, and their vectors. */
+  sentences: { texts: string[]; vectors: number[][] };
 }
 
 /** How hybrid search fuses its keyword and vector halves. */
@@ -41,6 +62,8 @@ export interface HybridRanking {
 export const defaultRanking: HybridRanking = { alpha: 0.8, fusion: 'RelativeScore' };
 
 export interface ChunkHit {
+  /** The chunk's Weaviate object id. */
+  id: string;
   properties: ChunkProperties;
   score: number;
   /** The chunk's vector, when asked for. */
@@ -73,9 +96,9 @@ const maxChunksPerSource = 10_000;
  */
 export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) {
   const name = collectionName(space);
-  let ready: Promise<Collection<ChunkProperties>> | undefined;
+  let ready: Promise<Collection<StoredChunk>> | undefined;
 
-  function collection(): Promise<Collection<ChunkProperties>> {
+  function collection(): Promise<Collection<StoredChunk>> {
     ready ??= ensureCollection(client, name).catch((error: unknown) => {
       ready = undefined;
       throw error;
@@ -119,7 +142,12 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
             chunksOfKb.data.insertMany([
               {
                 id: generateUuid5(`${source.sourceKey}|${source.generation}|${chunk.index}`),
-                properties: { ...source, text: chunk.text, chunkIndex: chunk.index },
+                properties: {
+                  ...source,
+                  text: chunk.text,
+                  chunkIndex: chunk.index,
+                  sentenceVectors: encodeSentenceVectors(chunk.sentences.texts, chunk.sentences.vectors),
+                },
                 vectors: chunk.vector,
               },
             ]),
@@ -209,15 +237,34 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
           fusionType: ranking.fusion,
           limit: options.limit,
           queryProperties: [{ name: 'title', weight: 2 }, 'text'],
+          returnProperties: searchedProperties,
           returnMetadata: ['score'],
           includeVector: options.includeVector ?? false,
         })
         .catch(unlessNoTenant({ objects: [] }));
       return result.objects.map((object) => ({
+        id: object.uuid,
         properties: object.properties,
         score: object.metadata?.score ?? 0,
         ...(options.includeVector ? { vector: object.vectors.default as number[] } : {}),
       }));
+    },
+
+    /**
+     * The sentence vectors stored with these chunks (by object id); a chunk written before they
+     * were stored, or gone since, has none.
+     */
+    async sentenceVectorsOf(knowledgeBaseId: string, ids: string[]): Promise<Map<string, SentenceVectors>> {
+      if (ids.length === 0) return new Map();
+      const chunksOfKb = await tenant(knowledgeBaseId);
+      const result = await chunksOfKb.query
+        .fetchObjects({
+          filters: chunksOfKb.filter.byId().containsAny(ids),
+          returnProperties: ['sentenceVectors'],
+          limit: ids.length,
+        })
+        .catch(unlessNoTenant({ objects: [] }));
+      return new Map(result.objects.map((object) => [object.uuid, decodeSentenceVectors(object.properties.sentenceVectors)]));
     },
 
     /**
@@ -258,10 +305,10 @@ function unlessNoTenant<T>(fallback: T): (error: unknown) => T {
   };
 }
 
-async function ensureCollection(client: WeaviateClient, name: string): Promise<Collection<ChunkProperties>> {
+async function ensureCollection(client: WeaviateClient, name: string): Promise<Collection<StoredChunk>> {
   if (!(await client.collections.exists(name))) {
     try {
-      await client.collections.create<ChunkProperties>({
+      await client.collections.create<StoredChunk>({
         name,
         description: 'Chunks of knowledge-base sources, with their own vectors; one tenant per knowledge base.',
         vectorizers: weaviate.configure.vectors.selfProvided(),
@@ -278,6 +325,7 @@ async function ensureCollection(client: WeaviateClient, name: string): Promise<C
           { name: 'chunkIndex', dataType: 'int', indexSearchable: false },
           { name: 'embeddingProvider', dataType: 'text', tokenization: 'field', indexSearchable: false },
           { name: 'embeddingModel', dataType: 'text', tokenization: 'field', indexSearchable: false },
+          sentenceVectorsProperty,
         ],
       });
     } catch (error) {
@@ -285,5 +333,26 @@ async function ensureCollection(client: WeaviateClient, name: string): Promise<C
       if (!(await client.collections.exists(name))) throw error;
     }
   }
-  return client.collections.get<ChunkProperties>(name);
+  const collection = client.collections.get<StoredChunk>(name);
+  await addSentenceVectors(collection);
+  return collection;
+}
+
+// A blob is neither indexed nor returned unless asked for.
+const sentenceVectorsProperty = { name: 'sentenceVectors', dataType: 'blob' } as const;
+
+/**
+ * A collection created before sentence vectors were stored gains the property; its chunks have none
+ * until their source is written again, and the answerer embeds their sentences meanwhile.
+ */
+async function addSentenceVectors(collection: Collection<StoredChunk>): Promise<void> {
+  const { properties } = await collection.config.get();
+  if (properties.some((property) => property.name === sentenceVectorsProperty.name)) return;
+  try {
+    await collection.config.addProperty(sentenceVectorsProperty);
+  } catch (error) {
+    // Another process added it first.
+    const again = await collection.config.get();
+    if (!again.properties.some((property) => property.name === sentenceVectorsProperty.name)) throw error;
+  }
 }

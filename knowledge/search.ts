@@ -1,5 +1,6 @@
 import type { Embedder } from './embeddings/index.js';
 import { defaultRanking, type ChunkHit, type ChunkIndex, type HybridRanking } from './chunk-index.js';
+import { SentenceVectors } from './sentence-vectors.js';
 import type { SourceRecord, SourceStore } from './sources.js';
 
 export interface SearchResult {
@@ -30,6 +31,8 @@ export interface RetrievedSource {
   score: number;
   /** Cosine similarity between the question and the source's closest chunk: how near it is in meaning. */
   similarity: number;
+  /** The vectors of the passages' sentences, embedded at ingestion; absent when none were stored. */
+  sentenceVectors?: SentenceVectors;
 }
 
 export interface RetrieveOptions {
@@ -155,29 +158,33 @@ export function createKnowledgeSearch(deps: {
       options: RetrieveOptions,
     ): Promise<RetrievedSource[]> {
       const { vector, hits } = await currentHits(tenantId, knowledgeBaseId, question, 30, true);
-      return rankSources(hits, secondChunkWeight)
+      const chosen = rankSources(hits, secondChunkWeight)
         .map((source) => ({
           ...source,
           similarity: Math.max(...source.hits.map((hit) => cosineSimilarity(vector, hit.vector ?? []))),
+          passages: source.hits
+            .slice(0, options.maxPassagesPerSource)
+            .sort((a, b) => a.properties.chunkIndex - b.properties.chunkIndex),
         }))
         .filter((source) => source.similarity >= options.minSimilarity)
-        .slice(0, options.maxSources)
-        .map(({ record, hits, score, similarity }, i) => ({
-          n: i + 1,
-          sourceKey: hits[0]!.properties.sourceKey,
-          externalId: record.externalId,
-          integrationId: record.integrationId,
-          sourceType: record.sourceType,
-          title: record.title,
-          url: record.url,
-          text: hits
-            .slice(0, options.maxPassagesPerSource)
-            .sort((a, b) => a.properties.chunkIndex - b.properties.chunkIndex)
-            .map((hit) => hit.properties.text)
-            .join('\n\n'),
-          score,
-          similarity,
-        }));
+        .slice(0, options.maxSources);
+      const stored = await deps.chunkIndex.sentenceVectorsOf(
+        knowledgeBaseId,
+        chosen.flatMap((source) => source.passages.map((hit) => hit.id)),
+      );
+      return chosen.map(({ record, hits, passages, score, similarity }, i) => ({
+        n: i + 1,
+        sourceKey: hits[0]!.properties.sourceKey,
+        externalId: record.externalId,
+        integrationId: record.integrationId,
+        sourceType: record.sourceType,
+        title: record.title,
+        url: record.url,
+        text: passages.map((hit) => hit.properties.text).join('\n\n'),
+        score,
+        similarity,
+        sentenceVectors: SentenceVectors.merged(passages.map((hit) => stored.get(hit.id))),
+      }));
     },
   };
 }

@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
 import { answerRetrieval, createAnswerGenerator, createQuestionAnswerer } from '#answering/index.js';
-import { createProcessEmbedders, createSentenceEmbedder } from '#knowledge/embeddings/index.js';
+import { createProcessEmbedders, createSentenceEmbedders } from '#knowledge/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
@@ -42,7 +42,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   const weaviate = await createWeaviateClient(config.weaviate);
   const embedders = await createProcessEmbedders(config.embeddings);
   const embedder = embedders.documents;
-  const sentences = await createSentenceEmbedder(config.embeddings, embedders, config.localModelDir);
+  const sentences = await createSentenceEmbedders(config.embeddings, embedders, config.localModelDir);
   const chunkIndex = createChunkIndex(weaviate, embedder.space);
   // The collection is defined in code and created here, idempotently; while Weaviate is away the
   // first activity that needs it tries again.
@@ -65,6 +65,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     sources,
     chunkIndex,
     embedder,
+    sentences: sentences.ingestion,
     ingestion: createIngestionClient(temporal, config.temporal.taskQueue, jobs),
     conversations: {
       records: createConversationRecords(redis, config.redis.prefix),
@@ -72,10 +73,10 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       events: createEventPublisher(redis, config.redis.prefix),
       answerQuestion: createQuestionAnswerer({
         search,
-        generator: createAnswerGenerator(config.answers, logger, sentences),
+        generator: createAnswerGenerator(config.answers, logger, sentences.answering),
         retrieval: answerRetrieval,
         evidence: config.answerEvidence,
-        sentences,
+        sentences: sentences.answering,
       }),
     },
     delivery: {

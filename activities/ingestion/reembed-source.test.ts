@@ -42,8 +42,8 @@ function setUp() {
   const jobs = createJobStore(redis, testRedis.prefix);
   const oldIndex = createChunkIndex(weaviate, oldEmbedder.space);
   const newIndex = createChunkIndex(weaviate, newEmbedder.space);
-  const before = createIngestionActivities({ jobs, sources, chunkIndex: oldIndex, embedder: oldEmbedder });
-  const after = createReembedActivities({ sources, chunkIndex: newIndex, embedder: newEmbedder });
+  const before = createIngestionActivities({ jobs, sources, chunkIndex: oldIndex, embedder: oldEmbedder, sentences: oldEmbedder });
+  const after = createReembedActivities({ sources, chunkIndex: newIndex, embedder: newEmbedder, sentences: newEmbedder });
   const knowledgeBaseId = randomUUID();
   knowledgeBases.push(knowledgeBaseId);
   const identity = { tenantId: randomUUID(), integrationId: 'cms', externalId: `page-${randomUUID()}` };
@@ -119,7 +119,12 @@ test('embeds a source again from its own chunks, and a retry finishes what it le
   await bed.oldIndex.insertGeneration(
     bed.knowledgeBaseId,
     { ...old!, sourceKey: bed.sourceKey },
-    oldChunks.map((chunk) => ({ index: chunk.chunkIndex, text: chunk.text, vector: new Array(512).fill(0.1) })),
+    oldChunks.map((chunk) => ({
+      index: chunk.chunkIndex,
+      text: chunk.text,
+      vector: new Array(512).fill(0.1),
+      sentences: { texts: [], vectors: [] },
+    })),
   );
   t.true(await bed.reembed(generation));
   t.deepEqual(await bed.chunksIn(bed.oldIndex), []);

@@ -1,3 +1,4 @@
+import { answerSentencesOf } from '#answering/extractive/composer.js';
 import type { ChunkIndex } from '#knowledge/chunk-index.js';
 import type { Embedder } from '#knowledge/embeddings/index.js';
 import { isEmbeddedIn, type SourceRecord, type SourceStore } from '#knowledge/sources.js';
@@ -9,6 +10,8 @@ export interface SourceWriterDeps {
   sources: SourceStore;
   chunkIndex: ChunkIndex;
   embedder: Embedder;
+  /** all-MiniLM-L6-v2, which the answerer compares sentences with, whatever embeds the chunks. */
+  sentences: Pick<Embedder, 'embed'>;
   now: () => Date;
 }
 
@@ -32,7 +35,7 @@ export interface SourceVersion {
  * under a new generation, switch the source record to that generation in one write, then delete what
  * it replaced, so a search never mixes the two.
  */
-export function createSourceWriter({ sources, chunkIndex, embedder, now }: SourceWriterDeps) {
+export function createSourceWriter({ sources, chunkIndex, embedder, sentences, now }: SourceWriterDeps) {
   async function write(version: SourceVersion, previous: SourceRecord | undefined): Promise<void> {
     const { identity, knowledgeBaseId, generation, title } = version;
     const sourceKey = sourceKeyOf(identity);
@@ -43,7 +46,13 @@ export function createSourceWriter({ sources, chunkIndex, embedder, now }: Sourc
         'The item has no text once its markup is removed: send a title or content with words in it.',
       );
     }
-    const vectors = await embedder.embed(chunks.map((chunk) => chunk.embedText));
+    // Each chunk's sentences are embedded now, as the answerer would embed them, so that an answer
+    // from this chunk embeds only its question (knowledge/sentence-vectors.ts).
+    const sentenceTexts = chunks.map((chunk) => answerSentencesOf(title, chunk.text));
+    const [vectors, sentenceVectors] = await Promise.all([
+      embedder.embed(chunks.map((chunk) => chunk.embedText)),
+      sentences.embed(sentenceTexts.flat()),
+    ]);
     // What every chunk of this version carries, and the source record too.
     const description = {
       generation,
@@ -58,7 +67,12 @@ export function createSourceWriter({ sources, chunkIndex, embedder, now }: Sourc
     await chunkIndex.insertGeneration(
       knowledgeBaseId,
       { sourceKey, ...description },
-      chunks.map((chunk, i) => ({ index: chunk.index, text: chunk.text, vector: vectors[i]! })),
+      chunks.map((chunk, i) => ({
+        index: chunk.index,
+        text: chunk.text,
+        vector: vectors[i]!,
+        sentences: { texts: sentenceTexts[i]!, vectors: sentenceVectors.splice(0, sentenceTexts[i]!.length) },
+      })),
     );
 
     const record: SourceRecord = {

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder.js';
 import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
-import { createExtractiveComposer, type ExtractiveComposerOptions } from './composer.js';
+import { encodeSentenceVectors, decodeSentenceVectors } from '#knowledge/sentence-vectors.js';
+import { answerSentencesOf, createExtractiveComposer, type ExtractiveComposerOptions } from './composer.js';
 import type { SentenceEmbedder } from './scoring.js';
 import { stringsFor, type Locale } from '../locales.js';
 import type { ComposedAnswer, RetrievedSource } from '../types.js';
@@ -196,6 +197,41 @@ test('the question and every distinct sentence are embedded in one call, the que
   // Nothing to look for, nothing embedded.
   await createExtractiveComposer({ embedder }).generate({ question: 'How do I do that?', locale: 'en', sources: [copy] }, sink);
   t.is(embedder.calls.length, 1);
+});
+
+test('sentences whose vectors were stored at ingestion are not embedded again, and answer as if they were', async (t) => {
+  const question = 'How long do refunds take?';
+  const fresh = await compose(question, [RETURNS]);
+  // As ingestion stores them: every sentence of the passage, embedded after the title.
+  const texts = answerSentencesOf(RETURNS.title, RETURNS.text);
+  t.true(texts.length >= 5);
+  t.true(texts.every((text) => text.startsWith('Returns and refunds\n\n')));
+  const stored = decodeSentenceVectors(encodeSentenceVectors(texts, await minilm.embed(texts)));
+
+  const calls: string[][] = [];
+  const counting: SentenceEmbedder = {
+    embed: (batch) => {
+      calls.push(batch);
+      return minilm.embed(batch);
+    },
+  };
+  const sink = { token() {}, reset() {} };
+  const answer = await createExtractiveComposer({ embedder: counting }).generate(
+    { question, locale: 'en', sources: [{ ...RETURNS, sentenceVectors: stored }] },
+    sink,
+  );
+  t.deepEqual(calls, [[question]]);
+  t.is(answer.text, fresh.text);
+  t.deepEqual(answer.citations, fresh.citations);
+
+  // A source whose stored vectors are of other texts (another title since) has its sentences embedded.
+  calls.length = 0;
+  await createExtractiveComposer({ embedder: counting }).generate(
+    { question, locale: 'en', sources: [{ ...RETURNS, title: 'Refund policy', sentenceVectors: stored }] },
+    sink,
+  );
+  t.is(calls.length, 1);
+  t.is(calls[0]!.length, texts.length + 1);
 });
 
 test('returns policy: the sentence with the return window, cited', async (t) => {

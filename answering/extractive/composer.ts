@@ -1,7 +1,7 @@
 import { piecesOf } from './pieces.js';
 import { pickPieces, type Limits } from './picking.js';
 import { groupBySource, render, streamWords } from './rendering.js';
-import { closestSentenceSimilarities, scoreCandidates, type SentenceEmbedder } from './scoring.js';
+import { closestSentenceSimilarities, scoreCandidates, sentenceTextsOf, type SentenceEmbedder } from './scoring.js';
 import { stringsFor } from '../locales.js';
 import type { AnswerGenerator, AnswerInput, Citation, ComposedAnswer, RetrievedSource } from '../types.js';
 import { termsOf, wordsOf } from '../question-terms.js';
@@ -63,10 +63,16 @@ const DEFAULT_MAX_CHARS = 420;
 const MIN_MAX_CHARS = 80;
 // Sentences longer than this are cut into pieces, at a clause break where there is one.
 const MAX_PIECE_CHARS = 240;
+const DEFAULT_PIECE_CHARS = Math.min(MAX_PIECE_CHARS, DEFAULT_MAX_CHARS - 12);
 
 /** How close each source's closest sentence is to the question, cut into pieces as a default composer cuts them. */
 export function closestSentences(question: string, sources: RetrievedSource[], embedder: SentenceEmbedder): Promise<number[]> {
-  return closestSentenceSimilarities(question, sources, embedder, Math.min(MAX_PIECE_CHARS, DEFAULT_MAX_CHARS - 12));
+  return closestSentenceSimilarities(question, sources, embedder, DEFAULT_PIECE_CHARS);
+}
+
+/** The texts a default composer embeds for the sentences of `passage`: what ingestion stores the vectors of. */
+export function answerSentencesOf(title: string, passage: string): string[] {
+  return sentenceTextsOf(title, passage, DEFAULT_PIECE_CHARS);
 }
 
 /** Composes the answer for `input` without streaming it. */

@@ -40,15 +40,29 @@ export async function scoreCandidates(
   if (candidates.length === 0) return { candidates, relevance: new Map() };
 
   const texts = candidates.map((piece) => embedTextOf(sources[piece.rank]!.title, piece.passage.slice(piece.start, piece.end)));
-  const vectors = await embedder.embed([question, ...texts]);
-  if (vectors.length !== texts.length + 1) {
-    throw new Error(`The embedder returned ${vectors.length} vectors for ${texts.length + 1} texts`);
+  // Sentences embedded at ingestion are read, not embedded again (knowledge/sentence-vectors.ts).
+  const stored = candidates.map((piece, i) => sources[piece.rank]!.sentenceVectors?.get(texts[i]!));
+  const toEmbed = [question, ...texts.filter((_, i) => !stored[i])];
+  const embedded = await embedder.embed(toEmbed);
+  if (embedded.length !== toEmbed.length) {
+    throw new Error(`The embedder returned ${embedded.length} vectors for ${toEmbed.length} texts`);
   }
-  const [questionVector, ...pieceVectors] = vectors;
+  const [questionVector, ...fresh] = embedded;
+  const pieceVectors = stored.map((vector) => vector ?? fresh.shift()!);
   const similarity = new Map(candidates.map((piece, i) => [piece, cosineSimilarity(questionVector!, pieceVectors[i]!)]));
   const relevance = new Map<Piece, number>();
   for (const [piece, first] of copyOf) relevance.set(piece, similarity.get(first)!);
   return { candidates, relevance };
+}
+
+/**
+ * The texts `scoreCandidates` embeds for the sentences of a passage of a source titled `title`: what
+ * ingestion embeds ahead and stores beside the chunk.
+ */
+export function sentenceTextsOf(title: string, passage: string, maxPieceChars: number): string[] {
+  const pieces = piecesOf({ text: passage }, 0, maxPieceChars, new Map());
+  const texts = pieces.filter((piece) => piece.key !== '').map((piece) => embedTextOf(title, piece.passage.slice(piece.start, piece.end)));
+  return [...new Set(texts)];
 }
 
 function embedTextOf(title: string, text: string): string {

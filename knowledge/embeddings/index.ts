@@ -35,20 +35,28 @@ export interface ProcessEmbedders {
   queries: Embedder;
 }
 
+/** The local model as the answerer compares sentences with it (the composer and the evidence rule). */
+export interface SentenceEmbedders {
+  /** For the sentences of new chunks, embedded once at ingestion and stored beside them. */
+  ingestion: Embedder;
+  /** For answers: the question, and sentences of chunks stored without their vectors, behind a cache. */
+  answering: Embedder;
+}
+
 /**
- * The embedder the extractive composer and the evidence rule compare sentences with: always the
- * local model, for which their thresholds were chosen, whatever embeds the chunks (the one already
- * loaded when it is the local model). A large cache: a knowledge base's popular passages are asked
- * about again and again, and their sentences are the same each time.
+ * The embedders sentences are compared with: always the local model, for which the answerer's
+ * thresholds were chosen, whatever embeds the chunks (the one already loaded when it is the local
+ * model). Answering keeps a large cache: a knowledge base's popular passages are asked about again
+ * and again.
  */
-export async function createSentenceEmbedder(
+export async function createSentenceEmbedders(
   settings: EmbeddingsConfig,
   embedders: ProcessEmbedders,
   localModelDir = defaultModelDir(),
-): Promise<Embedder> {
+): Promise<SentenceEmbedders> {
   const model =
     settings.provider === 'local' ? embedders.documents : coalescingEmbedder(await loadMiniLmEmbedder(localModelDir), coalescing);
-  return cachingEmbedder(model, { maxEntries: cachedSentences });
+  return { ingestion: model, answering: cachingEmbedder(model, { maxEntries: cachedSentences }) };
 }
 
 /** Batched runs of at most this many texts; the local model groups them by length into runs of 16. */

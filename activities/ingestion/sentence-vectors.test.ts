@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import test from 'ava';
+import weaviateClient from 'weaviate-client';
+import { answerSentencesOf } from '#answering/extractive/composer.js';
+import { createChunkIndex } from '#knowledge/chunk-index.js';
+import { createHashedEmbedder } from '#knowledge/embeddings/hashed-embedder.js';
+import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder.js';
+import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
+import type { Embedder } from '#knowledge/embeddings/index.js';
+import { createJobStore } from '#knowledge/jobs.js';
+import { createKnowledgeSearch } from '#knowledge/search.js';
+import { createSourceStore } from '#knowledge/sources.js';
+import { createWeaviateClient, type WeaviateClient } from '#platform/weaviate.js';
+import { testConfig } from '#testing/config.js';
+import { useTestRedis } from '#testing/redis.js';
+import type { IngestOperation } from '#workflows/ingestion/types.js';
+import { createIngestionActivities } from './ingest-source.js';
+
+// Against the real Redis and Weaviate: ingestion stores each chunk's sentence vectors (all-MiniLM-L6-v2,
+// whatever embeds the chunks: here the hashed embedder), and retrieval hands them to the answerer.
+
+const testRedis = useTestRedis(test);
+let weaviate: WeaviateClient;
+let minilm: Embedder;
+const chunkEmbedder = createHashedEmbedder(96);
+const knowledgeBases: string[] = [];
+
+test.before(async () => {
+  weaviate = await createWeaviateClient(testConfig().weaviate);
+  minilm = await loadMiniLmEmbedder(defaultModelDir());
+});
+test.after.always(async () => {
+  if (!weaviate) return;
+  await (await createChunkIndex(weaviate, chunkEmbedder.space).collection()).tenants.remove(knowledgeBases);
+  await weaviate.close();
+});
+
+test('each chunk is stored with its sentences as the answerer embeds them, and retrieval hands them over', async (t) => {
+  const redis = testRedis.redis();
+  const sources = createSourceStore(redis, testRedis.prefix);
+  const chunkIndex = createChunkIndex(weaviate, chunkEmbedder.space);
+  const { ingestSource } = createIngestionActivities({
+    jobs: createJobStore(redis, testRedis.prefix),
+    sources,
+    chunkIndex,
+    embedder: chunkEmbedder,
+    sentences: minilm,
+  });
+  const knowledgeBaseId = randomUUID();
+  knowledgeBases.push(knowledgeBaseId);
+  const identity = { tenantId: randomUUID(), integrationId: 'cms', externalId: 'warranty' };
+  const content = Array.from(
+    { length: 40 },
+    (_, i) => `Repairs in region ${i} take ${i + 2} days. Parts for region ${i} ship from the nearest depot.`,
+  ).join('\n');
+  const operation: IngestOperation = {
+    kind: 'ingest',
+    knowledgeBaseId,
+    sourceType: 'PAGE',
+    sourceOrigin: '',
+    data: { title: 'Warranty repairs', content },
+    options: {},
+  };
+  const status = await new MockActivityEnvironment().run(ingestSource, { identity, generation: randomUUID(), operation });
+  t.is(status, 'searchable');
+  t.true((await sources.get(identity.tenantId, 'cms/warranty'))!.chunkCount > 2);
+
+  const search = createKnowledgeSearch({ chunkIndex, embedder: chunkEmbedder, sources, minSimilarity: 0 });
+  const [source] = await search.retrieve(identity.tenantId, knowledgeBaseId, 'repairs in region 7', {
+    maxSources: 1,
+    maxPassagesPerSource: 2,
+    minSimilarity: 0,
+  });
+  // Two chunks merged: the sentences of both are there, each with the vector the model gives it now.
+  const texts = answerSentencesOf(source!.title, source!.text);
+  t.true(texts.length > 10);
+  t.is(source!.sentenceVectors?.size, texts.length);
+  const expected = await minilm.embed(texts);
+  texts.forEach((text, i) => {
+    const stored = source!.sentenceVectors!.get(text);
+    t.truthy(stored, text);
+    t.true(stored!.every((value, d) => Math.abs(value - expected[i]![d]!) < 1e-6));
+  });
+});
+
+test('a chunk collection made before sentence vectors were stored gains the property and keeps its chunks', async (t) => {
+  const space = { provider: 'test', model: `migration-${randomUUID().slice(0, 8)}`, dimensions: 4 };
+  const index = createChunkIndex(weaviate, space);
+  const name = index.name;
+  await weaviate.collections.create({
+    name,
+    vectorizers: weaviateClient.configure.vectors.selfProvided(),
+    multiTenancy: weaviateClient.configure.multiTenancy({ enabled: true, autoTenantCreation: true }),
+    properties: [
+      { name: 'sourceKey', dataType: 'text', tokenization: 'field' },
+      { name: 'generation', dataType: 'text', tokenization: 'field' },
+      { name: 'text', dataType: 'text' },
+      { name: 'chunkIndex', dataType: 'int' },
+    ],
+  });
+  t.teardown(() => weaviate.collections.delete(name));
+  const old = (await weaviate.collections.get(name).withTenant('kb').data.insert({
+    properties: { sourceKey: 'cms/a', generation: 'g1', text: 'Written before.', chunkIndex: 0 },
+    vectors: [1, 0, 0, 0],
+  })) as string;
+
+  const collection = await index.collection();
+  t.true((await collection.config.get()).properties.some((p) => p.name === 'sentenceVectors' && p.dataType === 'blob'));
+  // Another process finds it there already.
+  await t.notThrowsAsync(createChunkIndex(weaviate, space).collection());
+  // The old chunk has no sentence vectors; a new one has them.
+  await index.insertGeneration(
+    'kb',
+    {
+      sourceKey: 'cms/b',
+      generation: 'g1',
+      integrationId: 'cms',
+      externalId: 'b',
+      sourceType: 'PAGE',
+      sourceOrigin: '',
+      title: 'B',
+      embeddingProvider: 'test',
+      embeddingModel: space.model,
+    },
+    [{ index: 0, text: 'Written after.', vector: [0, 1, 0, 0], sentences: { texts: ['B\n\nWritten after.'], vectors: [[0.5, 0.5]] } }],
+  );
+  const [hit] = await index.hybridSearch('kb', 'written after', [0, 1, 0, 0], { limit: 1, maxVectorDistance: 2 });
+  t.is(hit!.properties.text, 'Written after.');
+  t.false('sentenceVectors' in hit!.properties);
+  const stored = await index.sentenceVectorsOf('kb', [old, hit!.id, randomUUID()]);
+  t.is(stored.get(old)?.size, 0);
+  t.deepEqual(stored.get(hit!.id)?.get('B\n\nWritten after.'), [0.5, 0.5]);
+  t.is(stored.size, 2);
+});
