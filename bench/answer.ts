@@ -5,10 +5,12 @@
  *  - search alone (GET /knowledge-bases/{kbId}/search): p50, p95;
  *  - through the public chat API with the default (extractive) composer: time to the first token
  *    and to the full answer (`done`), p50 and p95;
- *  - composing alone, in this process, from three retrieved-size sources: p50, p95.
+ *  - composing alone, in this process, from three sources of 3,000 characters: with their sentence
+ *    vectors stored (as retrieval hands them over) and without (every sentence embedded): p50, p95.
  */
 import { parseArgs } from 'node:util';
-import { createExtractiveComposer } from '#answering/extractive/composer.js';
+import { answerSentencesOf, createExtractiveComposer } from '#answering/extractive/composer.js';
+import { decodeSentenceVectors, encodeSentenceVectors } from '#knowledge/sentence-vectors.js';
 import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder.js';
 import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
 import { chunkText } from '#knowledge/text/chunk.js';
@@ -78,7 +80,8 @@ try {
     outcomes[done.data.message.outcome] = (outcomes[done.data.message.outcome] ?? 0) + 1;
   }
 
-  const composeMs = await measureComposing();
+  const composeStoredMs = await measureComposing(true);
+  const composeMs = await measureComposing(false);
   const figures = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     return { p50: round(percentile(sorted, 0.5)), p95: round(percentile(sorted, 0.95)) };
@@ -87,12 +90,14 @@ try {
   const first = figures(firstTokenMs);
   const full = figures(fullAnswerMs);
   const compose = figures(composeMs);
+  const composeStored = figures(composeStoredMs);
   console.log(`\nbench:answer (${chunkCount} chunks, ${questions.length} questions, profile ${stack.profile})`);
   console.table({
     'search alone (ms)': search,
     'chat: first token (ms)': first,
     'chat: full answer (ms)': full,
-    'composing alone (ms)': compose,
+    'composing, sentences stored (ms)': composeStored,
+    'composing, every sentence embedded (ms)': compose,
   });
   console.log('answer outcomes:', outcomes);
   console.log(
@@ -102,22 +107,32 @@ try {
   await stack.stop();
 }
 
-/** The extractive composer on three sources of about 3,000 characters, more than retrieval hands over (2 chunks each). */
-async function measureComposing(): Promise<number[]> {
-  // Without the worker's sentence cache: every call embeds every sentence again (the worst case).
+/**
+ * The extractive composer on three sources of 3,000 characters, more than retrieval hands over (one
+ * chunk each), with or without their sentences' vectors; without, every call embeds every sentence
+ * again (no cache: the worst case).
+ */
+async function measureComposing(stored: boolean): Promise<number[]> {
   const composer = createExtractiveComposer({ embedder: model });
-  const sources = evalCorpus.slice(0, 3).map((item, i) => ({
-    n: i + 1,
-    sourceKey: item.externalId,
-    externalId: item.externalId,
-    integrationId: item.integrationId,
-    sourceType: item.sourceType,
-    title: item.data.title,
-    url: null,
-    text: normalizeText(item.data.content).repeat(4).slice(0, 3_000),
-    score: 1,
-    similarity: 0.6,
-  }));
+  const sources = await Promise.all(
+    evalCorpus.slice(0, 3).map(async (item, i) => {
+      const text = normalizeText(item.data.content).repeat(4).slice(0, 3_000);
+      const sentences = answerSentencesOf(item.data.title, text);
+      return {
+        n: i + 1,
+        sourceKey: item.externalId,
+        externalId: item.externalId,
+        integrationId: item.integrationId,
+        sourceType: item.sourceType,
+        title: item.data.title,
+        url: null,
+        text,
+        score: 1,
+        similarity: 0.6,
+        ...(stored ? { sentenceVectors: decodeSentenceVectors(encodeSentenceVectors(sentences, await model.embed(sentences))) } : {}),
+      };
+    }),
+  );
   const sink = { token() {}, reset() {} };
   const times: number[] = [];
   for (let i = 0; i < 220; i++) {

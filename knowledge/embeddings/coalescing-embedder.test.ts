@@ -57,6 +57,18 @@ test('calls arriving while the model works wait and go together in the next call
   t.deepEqual(calls, [['first'], ['second', 'third']]);
 });
 
+test('with no wait, calls of the same turn still share a model call, and a lone call goes at once', async (t) => {
+  const { model, calls } = recordingModel(1);
+  const embedder = coalescingEmbedder(model, { maxBatch: 64, maxWaitMs: 0 });
+  await Promise.all([embedder.embed(['a']), embedder.embed(['b', 'c'])]);
+  t.deepEqual(calls, [['a', 'b', 'c']]);
+  // A lone call is sent in the next turn, without waiting for a timer.
+  const started = embedder.embed(['d']);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(calls.at(-1), ['d']);
+  await started;
+});
+
 test('a failed model call fails its callers only; the next call works', async (t) => {
   const { model } = recordingModel(5, 'poison');
   const embedder = coalescingEmbedder(model, { maxBatch: 2, maxWaitMs: 1 });

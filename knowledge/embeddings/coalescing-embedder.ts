@@ -3,7 +3,10 @@ import type { Embedder } from './embedder.js';
 export interface CoalescingOptions {
   /** Texts of one model call at most. */
   maxBatch: number;
-  /** How long the first waiting text waits for company while the model is idle. */
+  /**
+   * How long the first waiting text waits for company while the model is idle. At 0 it waits for
+   * nothing but the calls made in the same turn of the event loop: for queries, whose caller waits.
+   */
   maxWaitMs: number;
 }
 
@@ -27,16 +30,16 @@ export function coalescingEmbedder(inner: Embedder, { maxBatch, maxWaitMs }: Coa
   const queue: Waiting[] = [];
   let queuedTexts = 0;
   let running = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
 
   function schedule(): void {
     if (running || queue.length === 0) return;
     if (queuedTexts >= maxBatch) return void flush();
-    timer ??= setTimeout(flush, maxWaitMs);
+    timer ??= maxWaitMs > 0 ? setTimeout(flush, maxWaitMs) : setImmediate(flush);
   }
 
   async function flush(): Promise<void> {
-    clearTimeout(timer);
+    if (timer) cancel(timer);
     timer = undefined;
     running = true;
     // Whole callers while they fit; a caller with more texts than the batch leaves the rest waiting.
@@ -65,6 +68,11 @@ export function coalescingEmbedder(inner: Embedder, { maxBatch, maxWaitMs }: Coa
       running = false;
       schedule();
     }
+  }
+
+  function cancel(pending: NodeJS.Timeout | NodeJS.Immediate): void {
+    if (maxWaitMs > 0) clearTimeout(pending as NodeJS.Timeout);
+    else clearImmediate(pending as NodeJS.Immediate);
   }
 
   function fail(caller: Waiting, error: unknown): void {

@@ -31,7 +31,7 @@ export async function createEmbedder(settings: EmbeddingsConfig): Promise<Embedd
 export interface ProcessEmbedders {
   /** For chunks: the local model's calls of concurrent activities are coalesced into shared runs. */
   documents: Embedder;
-  /** For questions and search queries: as `documents`, and repeated queries are answered from memory. */
+  /** For questions and search queries: runs of their own, and repeated queries are answered from memory. */
   queries: Embedder;
 }
 
@@ -54,13 +54,22 @@ export async function createSentenceEmbedders(
   embedders: ProcessEmbedders,
   localModelDir = defaultModelDir(),
 ): Promise<SentenceEmbedders> {
-  const model =
-    settings.provider === 'local' ? embedders.documents : coalescingEmbedder(await loadMiniLmEmbedder(localModelDir), coalescing);
-  return { ingestion: model, answering: cachingEmbedder(model, { maxEntries: cachedSentences }) };
+  // The same model (and session) as the chunks' when they are embedded locally.
+  const model = await loadMiniLmEmbedder(localModelDir);
+  return {
+    ingestion: settings.provider === 'local' ? embedders.documents : coalescingEmbedder(model, forDocuments),
+    answering: cachingEmbedder(coalescingEmbedder(model, forQueries), { maxEntries: cachedSentences }),
+  };
 }
 
-/** Batched runs of at most this many texts; the local model groups them by length into runs of 16. */
-const coalescing = { maxBatch: 32, maxWaitMs: 2 };
+/**
+ * Batched runs of at most this many texts (the local model groups them by length into runs of 16).
+ * Documents wait up to 2 ms for company while the model is idle; queries, which a visitor waits for,
+ * only for the calls of the same turn, and have runs of their own, so a question is never queued
+ * behind an ingestion's chunks.
+ */
+const forDocuments = { maxBatch: 32, maxWaitMs: 2 };
+const forQueries = { maxBatch: 32, maxWaitMs: 0 };
 const cachedQueries = 5000;
 // About 3 KB each.
 const cachedSentences = 20_000;
@@ -71,6 +80,9 @@ const cachedSentences = 20_000;
  */
 export async function createProcessEmbedders(settings: EmbeddingsConfig): Promise<ProcessEmbedders> {
   const model = await createEmbedder(settings);
-  const documents = settings.provider === 'local' ? coalescingEmbedder(model, coalescing) : model;
-  return { documents, queries: cachingEmbedder(documents, { maxEntries: cachedQueries }) };
+  if (settings.provider !== 'local') return { documents: model, queries: cachingEmbedder(model, { maxEntries: cachedQueries }) };
+  return {
+    documents: coalescingEmbedder(model, forDocuments),
+    queries: cachingEmbedder(coalescingEmbedder(model, forQueries), { maxEntries: cachedQueries }),
+  };
 }
