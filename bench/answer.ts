@@ -129,7 +129,9 @@ async function measureComposing(stored: boolean): Promise<number[]> {
         text,
         score: 1,
         similarity: 0.6,
-        ...(stored ? { sentenceVectors: decodeSentenceVectors(encodeSentenceVectors(sentences, await model.embed(sentences))) } : {}),
+        ...(stored
+          ? { sentenceVectors: decodeSentenceVectors(encodeSentenceVectors(sentences, await model.embed(sentences))) }
+          : {}),
       };
     }),
   );

@@ -46,7 +46,10 @@ const digestBytes = 8;
 const headerBytes = 4;
 
 function digestOf(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, digestBytes * 2);
+  return createHash('sha256')
+    .update(text)
+    .digest('hex')
+    .slice(0, digestBytes * 2);
 }
 
 /** The blob of `texts` and their `vectors` (same order, equal dimensions). */

@@ -100,10 +100,13 @@ test('a chunk collection made before sentence vectors were stored gains the prop
     ],
   });
   t.teardown(() => weaviate.collections.delete(name));
-  const old = (await weaviate.collections.get(name).withTenant('kb').data.insert({
-    properties: { sourceKey: 'cms/a', generation: 'g1', text: 'Written before.', chunkIndex: 0 },
-    vectors: [1, 0, 0, 0],
-  })) as string;
+  const old = (await weaviate.collections
+    .get(name)
+    .withTenant('kb')
+    .data.insert({
+      properties: { sourceKey: 'cms/a', generation: 'g1', text: 'Written before.', chunkIndex: 0 },
+      vectors: [1, 0, 0, 0],
+    })) as string;
 
   const collection = await index.collection();
   t.true((await collection.config.get()).properties.some((p) => p.name === 'sentenceVectors' && p.dataType === 'blob'));
@@ -123,7 +126,14 @@ test('a chunk collection made before sentence vectors were stored gains the prop
       embeddingProvider: 'test',
       embeddingModel: space.model,
     },
-    [{ index: 0, text: 'Written after.', vector: [0, 1, 0, 0], sentences: { texts: ['B\n\nWritten after.'], vectors: [[0.5, 0.5]] } }],
+    [
+      {
+        index: 0,
+        text: 'Written after.',
+        vector: [0, 1, 0, 0],
+        sentences: { texts: ['B\n\nWritten after.'], vectors: [[0.5, 0.5]] },
+      },
+    ],
   );
   const [hit] = await index.hybridSearch('kb', 'written after', [0, 1, 0, 0], { limit: 1, maxVectorDistance: 2 });
   t.is(hit!.properties.text, 'Written after.');

@@ -61,7 +61,9 @@ export async function scoreCandidates(
  */
 export function sentenceTextsOf(title: string, passage: string, maxPieceChars: number): string[] {
   const pieces = piecesOf({ text: passage }, 0, maxPieceChars, new Map());
-  const texts = pieces.filter((piece) => piece.key !== '').map((piece) => embedTextOf(title, piece.passage.slice(piece.start, piece.end)));
+  const texts = pieces
+    .filter((piece) => piece.key !== '')
+    .map((piece) => embedTextOf(title, piece.passage.slice(piece.start, piece.end)));
   return [...new Set(texts)];
 }
 
