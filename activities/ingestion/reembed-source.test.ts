@@ -42,7 +42,13 @@ function setUp() {
   const jobs = createJobStore(redis, testRedis.prefix);
   const oldIndex = createChunkIndex(weaviate, oldEmbedder.space);
   const newIndex = createChunkIndex(weaviate, newEmbedder.space);
-  const before = createIngestionActivities({ jobs, sources, chunkIndex: oldIndex, embedder: oldEmbedder, sentences: oldEmbedder });
+  const before = createIngestionActivities({
+    jobs,
+    sources,
+    chunkIndex: oldIndex,
+    embedder: oldEmbedder,
+    sentences: oldEmbedder,
+  });
   const after = createReembedActivities({ sources, chunkIndex: newIndex, embedder: newEmbedder, sentences: newEmbedder });
   const knowledgeBaseId = randomUUID();
   knowledgeBases.push(knowledgeBaseId);

@@ -59,7 +59,12 @@ const MAX_LABEL_CHARS = 60;
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
 /** The source's passages cut into sentences, over-long ones into pieces of at most `maxPieceChars`. */
-export function piecesOf(source: Pick<RetrievedSource, 'text'>, rank: number, maxPieceChars: number, stems: Map<string, string>): Piece[] {
+export function piecesOf(
+  source: Pick<RetrievedSource, 'text'>,
+  rank: number,
+  maxPieceChars: number,
+  stems: Map<string, string>,
+): Piece[] {
   const pieces: Piece[] = [];
   let sentence = 0;
   source.text.split(PASSAGE_BREAK).forEach((passage, passageIndex) => {
