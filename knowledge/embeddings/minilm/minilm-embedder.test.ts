@@ -49,3 +49,15 @@ test('the token window counts the model’s word pieces; a text beyond it is rea
   const [cut, window] = await model.embed([long, 'tent '.repeat(254)]);
   t.true(dot(cut!, window!) > 0.999, 'what lies beyond the window does not change the vector');
 });
+
+test('the model runs on a thread of its own: the event loop stays free during a long run', async (t) => {
+  const model = await embedder;
+  let ticks = 0;
+  const ticking = setInterval(() => ticks++, 5);
+  // One run of 16 texts at the window's full length: half a second or more on two cores, in which a
+  // run on this thread would let no timer fire.
+  const vectors = await model.embed(Array.from({ length: 16 }, (_, i) => `${i} ${'tent pole sleeping bag '.repeat(60)}`));
+  clearInterval(ticking);
+  t.is(vectors.length, 16);
+  t.true(ticks >= 10, `${ticks} timer ticks during the run`);
+});
