@@ -94,6 +94,12 @@ test.serial('a post deleted between two pages of a full sync shifts the pages; t
   const posts = cms.addPosts(12);
   const { tenant, connector } = await connect(cms, { pageSize: 5 });
   const first = await untilSynced(tenant, connector.id);
+  // Cleanup judges what is ingested: the next full sync starts once the first one's posts are.
+  await waitForJobs(
+    stack.api,
+    tenant.headers,
+    posts.map((post) => `${connector.integrationId}-post-${post.id}`),
+  );
 
   // After the first page of the next full sync, post 2 goes: page 2 then starts at post 7, and post 6 is
   // on no page this sync reads. It still exists, so the sync must not delete it.
@@ -126,6 +132,11 @@ test.serial('later syncs are incremental: only what was modified is read and sen
   cms.addPages(2);
   const { tenant, connector } = await connect(cms);
   const first = await untilSynced(tenant, connector.id);
+  await waitForJobs(
+    stack.api,
+    tenant.headers,
+    posts.map((post) => `${connector.integrationId}-post-${post.id}`),
+  );
 
   cms.updateEntry('posts', posts[3]!.id, { title: { rendered: 'Winter opening hours of the Oslo store' } });
   cms.deleteEntry('posts', posts[7]!.id);

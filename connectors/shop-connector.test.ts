@@ -221,6 +221,12 @@ test.serial('a deleted product disappears after the next sync', async (t) => {
   const shop = await shopWith(5);
   const { tenant, connector } = await connect(shop);
   const firstSync = await untilSynced(tenant, connector.id);
+  // Cleanup judges what is ingested: the next sync starts once the first one's products are.
+  await waitForJobs(
+    stack.api,
+    tenant.headers,
+    shop.products().map((product) => jobIdOf(connector, product.id)),
+  );
   const [gone] = shop.products();
   shop.deleteProduct(gone!.id);
 
