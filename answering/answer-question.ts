@@ -1,6 +1,7 @@
 import type { KnowledgeSearch, RetrieveOptions } from '#knowledge/search.js';
 import { unknownAnswerText, type Locale } from './locales.js';
 import { answeringSources, type EvidenceRule } from './evidence.js';
+import { mendTypos } from './typos.js';
 import type { SentenceEmbedder } from './extractive/scoring.js';
 import type { AnswerGenerator, ComposedAnswer, TokenSink } from './types.js';
 
@@ -40,13 +41,15 @@ export function createQuestionAnswerer({ search, generator, retrieval, evidence,
       ...retrieval,
       minSimilarity: evidence.minSimilarity,
     });
-    const sources = await answeringSources(input.question, retrieved, evidence, sentences);
+    // The sentence model compares the question with its typos mended against the sources' words.
+    const question = mendTypos(input.question, retrieved, sentences.tokenWindow);
+    const sources = await answeringSources(question, retrieved, evidence, sentences);
     if (sources.length === 0) {
       const text = unknownAnswerText(input.locale);
       sink.token(text);
       return { outcome: 'unknown', text, citations: [], generator: 'none' };
     }
-    const answer = await generator.generate({ question: input.question, locale: input.locale, sources }, sink);
+    const answer = await generator.generate({ question, locale: input.locale, sources }, sink);
     return { generator: generator.name, ...answer };
   };
 }

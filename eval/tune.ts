@@ -16,6 +16,7 @@ import { answerRetrieval } from '#answering/answer-question.js';
 import { isCloseEnough, type EvidenceRule } from '#answering/evidence.js';
 import { closestSentences } from '#answering/extractive/composer.js';
 import { termCoverage } from '#answering/question-terms.js';
+import { mendTypos } from '#answering/typos.js';
 import type { RedisClient } from '#platform/redis.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
 import { createMeasuredTenant, ingestAll, startMeasuredStack } from '../bench/measured-stack.js';
@@ -89,9 +90,11 @@ try {
   const coverage = new Map<RetrievedSource, number>();
   for (const question of evalQuestions) {
     const sources = retrieved.get(question)!;
-    const closest = await closestSentences(question.question, sources, embedder);
+    // As the answerer reads it: typos mended against the retrieved sources' words.
+    const readAs = mendTypos(question.question, sources, embedder.tokenWindow);
+    const closest = await closestSentences(readAs, sources, embedder);
     sources.forEach((source, i) => {
-      coverage.set(source, termCoverage(question.question, `${source.title}\n${source.text}`));
+      coverage.set(source, termCoverage(readAs, `${source.title}\n${source.text}`));
       sentenceSimilarity.set(source, closest[i]!);
     });
   }

@@ -120,7 +120,7 @@ test('outside production a missing secret without a local fallback is an error',
 test('the local model is the default embedder, with its own evidence rule; the others keep theirs', (t) => {
   const local = loadConfig({}, { role: 'worker', localSecrets });
   t.deepEqual(local.embeddings, { provider: 'local' });
-  t.like(local.answerEvidence, { minSimilarity: 0.2, minSentenceSimilarity: 0.45 });
+  t.like(local.answerEvidence, { minSimilarity: 0.2, minSentenceSimilarity: 0.475 });
   t.deepEqual(loadConfig({ EMBEDDINGS_MODEL_DIR: '/models/minilm' }, { role: 'worker', localSecrets }).embeddings, {
     provider: 'local',
     modelDir: '/models/minilm',

@@ -219,7 +219,7 @@ const similarityDefaults: Record<EmbeddingsConfig['provider'], { search: number 
   openai: { search: 0.25 },
 };
 const evidenceDefaults: Record<EmbeddingsConfig['provider'], Config['answerEvidence']> = {
-  local: { minSimilarity: 0.2, minCoverage: 0.2, confidentSimilarity: 0.45, minSentenceSimilarity: 0.45 },
+  local: { minSimilarity: 0.2, minCoverage: 0.2, confidentSimilarity: 0.45, minSentenceSimilarity: 0.475 },
   hashed: { minSimilarity: 0.15, minCoverage: 1 / 3, confidentSimilarity: 2, minSentenceSimilarity: 0.3 },
   openai: { minSimilarity: 0.35, minCoverage: 1 / 3, confidentSimilarity: 2, minSentenceSimilarity: 0.3 },
 };

@@ -151,16 +151,18 @@ test('the floor, the source margin and the sentence margin, on scripted similari
   const second = source(2, 'Two', 'Delta is near the best. Epsilon trails.');
   const third = source(3, 'Three', 'Zeta shares the topic.');
   const sources = [first, second, third];
-  // Best 0.7: sentences from 0.62 (0.08 behind) are shown, sources whose best is from 0.65 (0.05 behind) contribute.
+  // Best 0.7 (the first source's 0.63 with its head start of 0.07): sentences from 0.62 (0.08 behind)
+  // are shown, sources whose best is from 0.65 (0.05 behind) contribute.
   const answer = await composeScripted('Which letter?', sources, {
-    Alpha: 0.7,
-    Beta: 0.63,
-    Gamma: 0.61,
+    Alpha: 0.63,
+    Beta: 0.56,
+    Gamma: 0.54,
     Delta: 0.66,
     Epsilon: 0.64,
     Zeta: 0.64,
   });
-  t.is(answer.text, 'Alpha answers it. Beta is close. [1]\n\nDelta is near the best. Epsilon trails. [2]');
+  // Groups are shown by their best sentence's own similarity: Delta's 0.66 before Alpha's 0.63.
+  t.is(answer.text, 'Delta is near the best. Epsilon trails. [2]\n\nAlpha answers it. Beta is close. [1]');
   t.deepEqual(
     answer.citations.map((citation) => citation.n),
     [1, 2],
@@ -169,6 +171,35 @@ test('the floor, the source margin and the sentence margin, on scripted similari
   const unknown = await composeScripted('Which letter?', sources, { Alpha: 0.29, Delta: 0.1 });
   t.is(unknown.outcome, 'unknown');
   t.deepEqual(unknown.citations, []);
+});
+
+test("retrieval's first source keeps its place within its head start, and only there", async (t) => {
+  const first = source(1, 'One', 'Alpha is about it.');
+  const second = source(2, 'Two', 'Delta says it a little better.');
+  // 0.6 + 0.07 is within 0.05 of 0.66: both are cited, the first source first.
+  const kept = await composeScripted('Which letter?', [first, second], { Alpha: 0.6, Delta: 0.66 });
+  t.deepEqual(
+    kept.citations.map((citation) => citation.n),
+    [1, 2],
+  );
+  // The group with the closer sentence is still shown first.
+  t.is(kept.text, 'Delta says it a little better. [2]\n\nAlpha is about it. [1]');
+  // 0.55 + 0.07 is more than 0.05 behind 0.7: the first source is dropped.
+  const dropped = await composeScripted('Which letter?', [first, second], { Alpha: 0.55, Delta: 0.7 });
+  t.is(dropped.text, 'Delta says it a little better. [2]');
+  // Only retrieval's first source has a head start: the same sentences the other way round drop Alpha at once.
+  const later = await composeScripted(
+    'Which letter?',
+    [
+      { ...second, n: 1 },
+      { ...first, n: 2 },
+    ],
+    { Alpha: 0.6, Delta: 0.66 },
+  );
+  t.is(later.text, 'Delta says it a little better. [1]');
+  // The head start never lifts a sentence over the floor.
+  const floor = await composeScripted('Which letter?', [first], { Alpha: 0.28 });
+  t.is(floor.outcome, 'unknown');
 });
 
 test('a leaning sentence whose antecedent is below the floor is left out, one above it is pulled in', async (t) => {

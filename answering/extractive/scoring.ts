@@ -11,8 +11,12 @@ import type { RetrievedSource } from '../types.js';
  * came from a source that answers the question for 85 of 101 questions with the title, 71 without.
  */
 
-/** What the composer needs of an embedder: one vector per text, in input order. */
-export type SentenceEmbedder = Pick<Embedder, 'embed'>;
+/**
+ * What the composer needs of an embedder: one vector per text, in input order; and, when the model
+ * has one, its token window, by which the answerer tells a misspelt word from one the model knows
+ * (`answering/typos.ts`).
+ */
+export type SentenceEmbedder = Pick<Embedder, 'embed' | 'tokenWindow'>;
 
 export interface Scoring {
   /** The pieces that may be picked: of exact duplicates (overlapping chunks) only the first copy. */
