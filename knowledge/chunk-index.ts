@@ -25,21 +25,6 @@ export type ChunkProperties = {
 /** What Weaviate keeps of a chunk: its properties, and its sentences' vectors (sentence-vectors.ts), read apart. */
 type StoredChunk = ChunkProperties & { sentenceVectors: string };
 
-/** The properties a search returns: all but the sentence vectors, which only the answerer reads. */
-const searchedProperties: Array<keyof ChunkProperties> = [
-  'sourceKey',
-  'generation',
-  'integrationId',
-  'externalId',
-  'sourceType',
-  'sourceOrigin',
-  'title',
-  'text',
-  'chunkIndex',
-  'embeddingProvider',
-  'embeddingModel',
-];
-
 export interface ChunkToIndex {
   index: number;
   text: string;
@@ -313,20 +298,7 @@ async function ensureCollection(client: WeaviateClient, name: string): Promise<C
         description: 'Chunks of knowledge-base sources, with their own vectors; one tenant per knowledge base.',
         vectorizers: weaviate.configure.vectors.selfProvided(),
         multiTenancy: weaviate.configure.multiTenancy({ enabled: true, autoTenantCreation: true, autoTenantActivation: true }),
-        properties: [
-          { name: 'sourceKey', dataType: 'text', tokenization: 'field', indexSearchable: false },
-          { name: 'generation', dataType: 'text', tokenization: 'field', indexSearchable: false },
-          { name: 'integrationId', dataType: 'text', tokenization: 'field', indexSearchable: false },
-          { name: 'externalId', dataType: 'text', tokenization: 'field', indexSearchable: false },
-          { name: 'sourceType', dataType: 'text', tokenization: 'field', indexSearchable: false },
-          { name: 'sourceOrigin', dataType: 'text', tokenization: 'field', indexSearchable: false },
-          { name: 'title', dataType: 'text', tokenization: 'word' },
-          { name: 'text', dataType: 'text', tokenization: 'word' },
-          { name: 'chunkIndex', dataType: 'int', indexSearchable: false },
-          { name: 'embeddingProvider', dataType: 'text', tokenization: 'field', indexSearchable: false },
-          { name: 'embeddingModel', dataType: 'text', tokenization: 'field', indexSearchable: false },
-          sentenceVectorsProperty,
-        ],
+        properties: [...chunkPropertySchema, sentenceVectorsProperty],
       });
     } catch (error) {
       // Another process created it between the check and the create.
@@ -337,6 +309,24 @@ async function ensureCollection(client: WeaviateClient, name: string): Promise<C
   await addSentenceVectors(collection);
   return collection;
 }
+
+/** What a chunk says, as Weaviate keeps it: the properties a search returns. */
+const chunkPropertySchema = [
+  { name: 'sourceKey', dataType: 'text', tokenization: 'field', indexSearchable: false },
+  { name: 'generation', dataType: 'text', tokenization: 'field', indexSearchable: false },
+  { name: 'integrationId', dataType: 'text', tokenization: 'field', indexSearchable: false },
+  { name: 'externalId', dataType: 'text', tokenization: 'field', indexSearchable: false },
+  { name: 'sourceType', dataType: 'text', tokenization: 'field', indexSearchable: false },
+  { name: 'sourceOrigin', dataType: 'text', tokenization: 'field', indexSearchable: false },
+  { name: 'title', dataType: 'text', tokenization: 'word' },
+  { name: 'text', dataType: 'text', tokenization: 'word' },
+  { name: 'chunkIndex', dataType: 'int', indexSearchable: false },
+  { name: 'embeddingProvider', dataType: 'text', tokenization: 'field', indexSearchable: false },
+  { name: 'embeddingModel', dataType: 'text', tokenization: 'field', indexSearchable: false },
+] as const;
+
+/** All but the sentence vectors, which only the answerer reads. */
+const searchedProperties = chunkPropertySchema.map((property) => property.name);
 
 // A blob is neither indexed nor returned unless asked for.
 const sentenceVectorsProperty = { name: 'sentenceVectors', dataType: 'blob' } as const;

@@ -30,17 +30,25 @@ export function coalescingEmbedder(inner: Embedder, { maxBatch, maxWaitMs }: Coa
   const queue: Waiting[] = [];
   let queuedTexts = 0;
   let running = false;
-  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  /** Cancels the pending wait for company, when there is one. */
+  let cancelWait: (() => void) | undefined;
 
   function schedule(): void {
     if (running || queue.length === 0) return;
     if (queuedTexts >= maxBatch) return void flush();
-    timer ??= maxWaitMs > 0 ? setTimeout(flush, maxWaitMs) : setImmediate(flush);
+    if (cancelWait) return;
+    if (maxWaitMs > 0) {
+      const timer = setTimeout(flush, maxWaitMs);
+      cancelWait = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(flush);
+      cancelWait = () => clearImmediate(immediate);
+    }
   }
 
   async function flush(): Promise<void> {
-    if (timer) cancel(timer);
-    timer = undefined;
+    cancelWait?.();
+    cancelWait = undefined;
     running = true;
     // Whole callers while they fit; a caller with more texts than the batch leaves the rest waiting.
     const taken: Array<{ caller: Waiting; texts: string[]; last: boolean }> = [];
@@ -68,11 +76,6 @@ export function coalescingEmbedder(inner: Embedder, { maxBatch, maxWaitMs }: Coa
       running = false;
       schedule();
     }
-  }
-
-  function cancel(pending: NodeJS.Timeout | NodeJS.Immediate): void {
-    if (maxWaitMs > 0) clearTimeout(pending as NodeJS.Timeout);
-    else clearImmediate(pending as NodeJS.Immediate);
   }
 
   function fail(caller: Waiting, error: unknown): void {

@@ -39,7 +39,7 @@ export interface ProcessEmbedders {
 export interface SentenceEmbedders {
   /** For the sentences of new chunks, embedded once at ingestion and stored beside them. */
   ingestion: Embedder;
-  /** For answers: the question, and sentences of chunks stored without their vectors, behind a cache. */
+  /** For answers: the question, and sentences of chunks stored without their vectors, behind a cache (the queries' own when the chunks are embedded locally). */
   answering: Embedder;
 }
 
@@ -54,10 +54,12 @@ export async function createSentenceEmbedders(
   embedders: ProcessEmbedders,
   localModelDir = defaultModelDir(),
 ): Promise<SentenceEmbedders> {
-  // The same model (and session) as the chunks' when they are embedded locally.
+  // When the chunks are embedded locally it is the same model: an answer's question, embedded for
+  // retrieval, is then found in the queries' cache.
+  if (settings.provider === 'local') return { ingestion: embedders.documents, answering: embedders.queries };
   const model = await loadMiniLmEmbedder(localModelDir);
   return {
-    ingestion: settings.provider === 'local' ? embedders.documents : coalescingEmbedder(model, forDocuments),
+    ingestion: coalescingEmbedder(model, forDocuments),
     answering: cachingEmbedder(coalescingEmbedder(model, forQueries), { maxEntries: cachedSentences }),
   };
 }
@@ -71,7 +73,7 @@ export async function createSentenceEmbedders(
 const forDocuments = { maxBatch: 32, maxWaitMs: 2 };
 const forQueries = { maxBatch: 32, maxWaitMs: 0 };
 const cachedQueries = 5000;
-// About 3 KB each.
+// About 3 KB each: questions, and sentences of chunks stored without their vectors.
 const cachedSentences = 20_000;
 
 /**
