@@ -36,8 +36,23 @@ const portsOf = {
   bench: { weaviate: { http: 28080, grpc: 25051, gossip: 27946, raft: 28300 }, temporal: { frontend: 27233, http: 27243 } },
 } satisfies Record<string, Pick<StackPlan, 'weaviate' | 'temporal'>>;
 
+/**
+ * `STACK_PORT_OFFSET` shifts every port of the plan, so two checkouts (git worktrees) can each run
+ * `npm test` at once; Redis is shared, and tests keep to key prefixes of their own.
+ */
 export function stackPlan(kind: keyof typeof portsOf, dataDir: string, profile: Profile = 'dev'): StackPlan {
-  return { profile, paths: stackPaths(dataDir), namespace: 'default', redisPort: 6379, ...portsOf[kind] };
+  const offset = Number(process.env.STACK_PORT_OFFSET || 0);
+  const shift = <T extends object>(ports: T): T =>
+    Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, port + offset])) as T;
+  const { weaviate, temporal } = portsOf[kind];
+  return {
+    profile,
+    paths: stackPaths(dataDir),
+    namespace: 'default',
+    redisPort: 6379,
+    weaviate: shift(weaviate),
+    temporal: shift(temporal),
+  };
 }
 
 export interface RunningStack {
