@@ -68,10 +68,14 @@ export function statusError(status: number): AppError {
       return notFound('No such route.');
     case 405:
       return new AppError(405, 'method_not_allowed', 'This route does not accept that method: see the Allow header.');
+    case 408:
+      return new AppError(408, 'request_timeout', 'The request was not received in time.');
     case 413:
       return new AppError(413, 'payload_too_large', 'The request body is too large: send fewer items or shorter content.');
     case 415:
       return new AppError(415, 'unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
+    case 431:
+      return new AppError(431, 'headers_too_large', 'The request line and headers are too large (at most 16 KB in all).');
     case 501:
       return new AppError(501, 'not_implemented', 'This method is not supported.');
     default:

@@ -6,16 +6,19 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '#platform/logger.js';
 import { loadConfigOrExit, onShutdown } from '#platform/process-entry.js';
 import { serviceVersion } from '#platform/version.js';
+import { answerClientErrors } from './client-errors.js';
 import { wireApi } from './wiring.js';
 
 const config = loadConfigOrExit('api');
 const logger = createLogger({ level: config.logLevel, name: 'api' });
 const api = await wireApi(config, logger);
 
-const server = api.app.listen(config.port, config.host, () => {
-  const { address, port } = server.address() as AddressInfo;
-  logger.info({ url: `http://${address}:${port}`, version: serviceVersion }, 'api listening');
-});
+const server = answerClientErrors(
+  api.app.listen(config.port, config.host, () => {
+    const { address, port } = server.address() as AddressInfo;
+    logger.info({ url: `http://${address}:${port}`, version: serviceVersion }, 'api listening');
+  }),
+);
 
 onShutdown(logger, async () => {
   await new Promise((resolve) => {

@@ -5,6 +5,7 @@ import { closeRedisClient, createRedisClient, type RedisClient } from '#platform
 import { createLogger } from '#platform/logger.js';
 import { poll } from '#platform/poll.js';
 import { createTenancy, type Tenancy } from '#tenancy/index.js';
+import { answerClientErrors } from '#api/client-errors.js';
 import { wireApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
 import { testConfig } from './config.js';
@@ -39,7 +40,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
   const logger = createLogger({ level: config.logLevel, name: 'api-test' }, logDestination);
   const api = await wireApi(config, logger);
   const server: Server = await new Promise((resolve) => {
-    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = answerClientErrors(api.app.listen(0, '127.0.0.1', () => resolve(s)));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

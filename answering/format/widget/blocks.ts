@@ -17,7 +17,9 @@ const EMPTY_ITEM = /^\s*(?:[-*+•]|\d{1,9}[.)])\s*$/;
 // `[1]: https://example.com "Title"` — a reference definition; shown as `[1] https://…` rather than hidden.
 const LINK_DEFINITION =
   /^\s{0,3}\[([^\]]+)\]:\s*<?((?:[a-z][\w+.-]*:|www\.|\/)[^\s>]*)>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*$/i;
-const TABLE_SEPARATOR = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+// Tested on the trimmed line: no two whitespace runs are ever adjacent, so a long run cannot make it
+// backtrack quadratically (as `\s*\|?\s*$` did: 32k spaces after `|-` took about a second).
+const TABLE_SEPARATOR = /^\|?\s*:?-+:?(?:\s*\|\s*:?-+:?)*\s*\|?$/;
 const TABLE_EDGE_ROW = /^\s*\|.*\|\s*$/;
 
 /** The output lines for the markdown `lines`: paragraphs separated by blank lines, inline markup formatted. */
@@ -89,7 +91,7 @@ function startsTable(line: string, next: string | undefined): boolean {
 }
 
 function isTableSeparator(line: string): boolean {
-  return line.includes('|') && line.includes('-') && TABLE_SEPARATOR.test(line);
+  return line.includes('|') && line.includes('-') && TABLE_SEPARATOR.test(line.trim());
 }
 
 function isTableLine(line: string): boolean {
