@@ -42,6 +42,7 @@ import { createArticlesRouter } from './routes/articles/public.js';
 import { createAdminOperatorsRouter } from './routes/admin-operators.js';
 import { createAdminTenantsRouter } from './routes/admin-tenants.js';
 import { createAdminUsersRouter } from './routes/admin-users.js';
+import { createAdminSecretsRouter } from './routes/admin-secrets.js';
 import { createAdminReindexRouter } from './routes/admin-reindex.js';
 import { createChatRouter } from './routes/chat.js';
 import { createConnectorsRouter } from './routes/connectors.js';
@@ -147,6 +148,13 @@ export function createApp({
     createAdminOperatorsRouter(admin),
     createAdminUsersRouter(admin),
     createAdminReindexRouter({ ...admin, reindex }),
+    createAdminSecretsRouter({
+      adminToken: settings.adminToken,
+      stores: [
+        { kind: 'messaging-connection', resealAll: () => messaging.connections.resealAll() },
+        { kind: 'connector', resealAll: () => connectors.records.resealAll() },
+      ],
+    }),
     createAdminArticlesRouter({ ...admin, articles: articles.store, feed: articles.feed }),
     // Questions first: the articles router's `{publicationId}` would take `questions`.
     createArticleQuestionsRouter({ tenancy, rateLimit, articles: articles.store, questionSearch: articles.questionSearch }),

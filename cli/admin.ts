@@ -72,6 +72,7 @@ const commands: Record<string, Command> = {
     path: (args) => `${tenant(args)}/api-keys`,
     body: (_, values) => ({ name: values.name, scopes: values.scope, expiresAt: values['expires-at'] }),
   },
+  'secrets reseal': { args: [], method: 'POST', path: () => '/admin/secrets/reseal' },
   'api-keys list': { args: ['tenantId'], method: 'GET', path: (args) => `${tenant(args)}/api-keys` },
   'api-keys deactivate': {
     args: ['tenantId', 'keyId'],

@@ -121,6 +121,9 @@ export function createConnectorRecords(redis: RedisClient, prefix: string, box: 
       return found.filter((connector): connector is Connector => connector !== undefined);
     },
 
+    /** Every connector's secrets sealed again with the current key (see `sealedFields.resealAll`). */
+    resealAll: () => secrets.resealAll(keys.connector),
+
     /** The connector's secrets, decrypted (see `sealedFields`); an Error when it does not exist. */
     async secretsOf({ id }: Pick<Connector, 'id'>): Promise<ConnectorSecrets> {
       const opened = await secrets.open(keys.connector(id), id);

@@ -194,6 +194,9 @@ export function createMessagingConnections(
       if (!(await get(id))) return;
       await redis.hSet(keys.connection(id), { status: 'token_invalid', updatedAt: now().toISOString() });
     },
+
+    /** Every connection's secrets sealed again with the current key (see `sealedFields.resealAll`). */
+    resealAll: () => secrets.resealAll(keys.connection),
   });
 }
 

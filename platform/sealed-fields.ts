@@ -1,5 +1,5 @@
 import type { RedisClient } from './redis.js';
-import type { SecretBox } from './secret-box.js';
+import { SecretBoxError, type SecretBox } from './secret-box.js';
 
 /** Replaces each field only if it still holds the value that was read, so a concurrent change wins. */
 const resealScript = `
@@ -49,7 +49,34 @@ export function sealedFields<Name extends string>(redis: RedisClient, box: Secre
       if (reseal.length > 0) await redis.eval(resealScript, { keys: [key], arguments: reseal });
       return secrets;
     },
+
+    /**
+     * Opens every record stored at `keyOf(id)` (which re-seals what an earlier key sealed) and names
+     * the records that cannot be opened. Once none is named, the previous keys can be retired, even
+     * for records nobody has read since the key changed.
+     */
+    async resealAll(keyOf: (id: string) => string): Promise<ResealReport> {
+      const base = keyOf('');
+      const report: ResealReport = { records: 0, unopened: [] };
+      for await (const key of redis.scanIterator({ MATCH: `${base}*`, COUNT: 500 })) {
+        const id = key.slice(base.length);
+        if (id.includes(':')) continue; // a key beside the record (`…:<id>:sync`), not the record
+        report.records++;
+        try {
+          await this.open(key, id);
+        } catch (error) {
+          if (!(error instanceof SecretBoxError)) throw error;
+          report.unopened.push({ id, reason: error.reason });
+        }
+      }
+      return report;
+    },
   };
+}
+
+export interface ResealReport {
+  records: number;
+  unopened: Array<{ id: string; reason: string }>;
 }
 
 interface SealedRecord {

@@ -17,9 +17,10 @@ import { requireSetting, type Config } from './config.js';
  *    first), for the API and the worker alike; restart both.
  * 3. Values sealed with the old key still open; each is re-sealed with the current key the next time
  *    it is read (`messaging/connections.ts` does this lazily).
- * 4. Once every record has been read (or re-saved) since the restart, remove the old key from
- *    `SECRETS_PREVIOUS_KEYS`. A value still sealed with a removed key fails to open with an error
- *    saying its key is not configured; put the key back to recover it.
+ * 4. Run `npm run admin -- secrets reseal` (`POST /admin/secrets/reseal`): it opens every record, so
+ *    each is sealed with the current key, and lists those it could not open. When that list is empty,
+ *    remove the old key from `SECRETS_PREVIOUS_KEYS`. A value still sealed with a removed key fails to
+ *    open with an error saying its key is not configured; put the key back to recover it.
  */
 export interface SecretBox {
   /** Encrypts `plaintext`; `aad`, when given, must be given again, identical, to open it. */

@@ -110,4 +110,20 @@ export const reindexResponse = objectOf({
   completedAt: nullable(timestamp),
 });
 
+export const resealResponse = objectOf({
+  records: {
+    ...count,
+    description: 'Records holding sealed secrets that were opened (and sealed again where an earlier key had sealed them)',
+  },
+  unopened: {
+    type: 'array',
+    description: 'Records that could not be opened: put their key back in `SECRETS_PREVIOUS_KEYS` before retiring it',
+    items: objectOf({
+      kind: { enum: ['messaging-connection', 'connector'] },
+      id: uuid,
+      reason: { enum: ['unknown_key', 'tampered', 'malformed'] },
+    }),
+  },
+});
+
 export const listOf = (key: string, item: JSONSchema) => objectOf({ [key]: { type: 'array', items: item } });
