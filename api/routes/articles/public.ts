@@ -30,11 +30,11 @@ type ListQuery = QueryOf<typeof articleListQuery>;
 const base = articlesBase;
 
 /**
- * List pages kept per process. A page's key holds the knowledge base's list version, which every
+ * List pages kept per process, at most 64 M characters of JSON in all. A page's key holds the knowledge base's list version, which every
  * change a page can show moves, so a cached page is never stale; search pages also expire after a
  * few seconds, as an article becomes searchable a moment after it is published.
  */
-const pageCache = { max: 5_000, ttlMs: 5 * 60_000, searchTtlMs: 5_000 };
+const pageCache = { maxChars: 64_000_000, maxEntryChars: 4_000_000, ttlMs: 5 * 60_000, searchTtlMs: 5_000 };
 
 /**
  * The read-only articles API of help centres and portals: only articles that are both published
