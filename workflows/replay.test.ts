@@ -1,0 +1,25 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import proto from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
+import test from 'ava';
+import { bundleWorkflows } from '#worker/bundle.js';
+import { installQuietRuntime } from '#testing/worker.js';
+import * as workflows from './index.js';
+
+// Histories of every workflow type, recorded by `npm run histories:record` from a test run of the code
+// of their time: running workflows must replay them unchanged, command for command, after a deploy.
+const folder = new URL('./histories/', import.meta.url);
+const recorded = readdirSync(folder).filter((file) => file.endsWith('.json'));
+
+test('a history of every workflow type is recorded', (t) => {
+  t.deepEqual(recorded.map((file) => file.replace(/\.json$/, '')).sort(), Object.keys(workflows).sort());
+});
+
+test('recorded histories replay unchanged with the current workflow code', async (t) => {
+  installQuietRuntime();
+  const workflowBundle = await bundleWorkflows();
+  for (const file of recorded) {
+    const history = proto.temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(new URL(file, folder), 'utf8')));
+    await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle }, history, file), file);
+  }
+});
