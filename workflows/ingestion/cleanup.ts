@@ -1,4 +1,4 @@
-import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { sourceDeletedSignal } from './messages.js';
 import type { CleanupInput, CleanupResult, SourceDeletion } from './types.js';
@@ -22,15 +22,22 @@ export async function cleanupWorkflow(input: CleanupInput): Promise<CleanupResul
   const batch = orphans.slice(0, batchSize);
   if (batch.length === 0) return { deleted: deletedSoFar.length, orphanedExternalIds: deletedSoFar };
 
-  const replies: SourceDeletion[] = [];
+  // One reply per source of this batch: a retried request makes an item reply twice, and a reply
+  // the previous run waited for may arrive late. Runs recorded before this counted every reply.
+  const expected = new Set(batch.map((source) => source.sourceKey));
+  const countsEachSourceOnce = patched('cleanup-replies-once-per-source');
+  const replies = new Map<string, SourceDeletion>();
+  let received = 0;
   setHandler(sourceDeletedSignal, (reply) => {
-    replies.push(reply);
+    if (!countsEachSourceOnce) replies.set(String(received), reply);
+    else if (expected.has(reply.sourceKey)) replies.set(reply.sourceKey, reply);
+    received++;
   });
   await requestSourceDeletions({ ...input, sources: batch, replyTo: workflowInfo().workflowId });
   // An item workflow that never answers must not hold the caller forever.
-  await condition(() => replies.length >= batch.length, '10 minutes');
+  await condition(() => replies.size >= batch.length, '10 minutes');
 
-  const deleted = [...deletedSoFar, ...replies.filter((reply) => reply.deleted).map((reply) => reply.externalId)];
+  const deleted = [...deletedSoFar, ...[...replies.values()].filter((reply) => reply.deleted).map((reply) => reply.externalId)];
   if (orphans.length > batch.length) return continueAsNew<typeof cleanupWorkflow>({ ...input, deletedSoFar: deleted });
   return { deleted: deleted.length, orphanedExternalIds: deleted };
 }
