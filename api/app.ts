@@ -165,7 +165,11 @@ export function createApp({
       allowDevelopmentMode: messaging.allowDevelopmentMode,
       publicBaseUrl: settings.publicBaseUrl,
     }),
-    createMessagingWebhooksRouter({ connections: messaging.connections, inbound: messaging.inbound }),
+    createMessagingWebhooksRouter({
+      connections: messaging.connections,
+      inbound: messaging.inbound,
+      allowDevelopmentMode: messaging.allowDevelopmentMode,
+    }),
     createConnectorsRouter({
       tenancy,
       connectors: connectors.records,
