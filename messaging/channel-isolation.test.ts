@@ -1,17 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import test from 'ava';
 import { createTranscript } from '#conversations/transcript.js';
-import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
-import {
-  deliver,
-  inboundText,
-  sampleBusiness,
-  startFakeMessagingPlatform,
-  statusUpdate,
-  type FakeMessagingPlatform,
-} from '#testing/fake-messaging-platform.js';
+import { startFakeMessagingPlatform, statusUpdate, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { messagingTenant } from '#testing/messaging-tenant.js';
 import { createChannelState } from './channel-state.js';
 
 /*
@@ -32,61 +24,11 @@ test.after.always(async () => {
 
 const channel = () => createChannelState(stack.api.redis, stack.api.config.redis.prefix);
 const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
-const digits = (n: number) =>
-  Array.from(randomBytes(n), (byte) => byte % 10)
-    .join('')
-    .replace(/^0/, '1');
 
-/** A tenant with its own connection (number, token, app secret) and one customer writing to it. */
+/** A tenant with its own connection; its customer's conversation once there is one. */
 async function connectedTenant() {
-  const tenant = await chattingTenant(stack.api);
-  const admin = (
-    await stack.api.admin('POST', `/admin/tenants/${tenant.tenant.id}/users`, {
-      name: 'Ada',
-      email: `ada-${randomUUID()}@shop.test`,
-      role: 'admin',
-    })
-  ).body;
-  const headers = { authorization: `Bearer ${admin.token}` };
-  const accessToken = `EAA${randomBytes(24).toString('hex')}`;
-  const appSecret = randomBytes(16).toString('hex');
-  const phoneNumberId = digits(15);
-  platform.acceptToken(accessToken);
-  const created = await stack.api.request('POST', '/integrations/credentials', {
-    headers,
-    body: {
-      type: 'messaging_api',
-      name: 'Shop on WhatsApp',
-      data: {
-        accessToken,
-        businessAccountId: sampleBusiness.businessAccountId,
-        phoneNumberId,
-        phoneNumber: `+1555${digits(7)}`,
-        apiVersion: 'v23.0',
-        appSecret,
-      },
-    },
-  });
-  if (created.status !== 201) throw new Error(`credential: ${created.status} ${JSON.stringify(created.body)}`);
-  const connectionId = created.body.connectionId as string;
-  const info = (await stack.api.request('GET', `/integrations/app-connections/${connectionId}/webhook-info`, { headers })).body;
-  const customer = digits(11);
-  return {
-    connectionId,
-    phoneNumberId,
-    accessToken,
-    customer,
-    send: (body: object) => deliver(`${stack.api.url}/webhooks/messaging_api/${info.webhookPath}`, body, { appSecret }),
-    text: (text: string) => inboundText({ text, phoneNumberId, from: customer, name: 'Grace' }),
-    received: () => platform.sent.filter((sent) => sent.phoneNumberId === phoneNumberId && sent.body.to === customer),
-    /** Every call the worker made to the platform's send endpoint for this number, refused ones too. */
-    calls: () => platform.requests.filter((request) => request.path.includes(`/${phoneNumberId}/messages`)),
-    conversationId: () =>
-      eventually(
-        () => channel().conversationOf(connectionId, customer),
-        (id) => id !== undefined,
-      ),
-  };
+  const connected = await messagingTenant(stack.api, platform);
+  return { ...connected, conversationId: () => eventually(connected.conversationId, (id) => id !== undefined) };
 }
 
 /** The AI messages of the conversation once `count` of them have a delivery recorded. */
