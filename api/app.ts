@@ -27,6 +27,7 @@ import type { ConnectorRecords } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
 import type { ProductEvents } from '#connectors/product-events.js';
 import type { SyncState } from '#connectors/sync-state.js';
+import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { chatRateLimits } from './middleware/chat-rate-limits.js';
@@ -173,7 +174,11 @@ export function createApp({
       allowDevelopmentMode: messaging.allowDevelopmentMode,
       publicBaseUrl: settings.publicBaseUrl,
     }),
-    createMessagingWebhooksRouter({ connections: messaging.connections, inbound: messaging.inbound }),
+    createMessagingWebhooksRouter({
+      connections: messaging.connections,
+      inbound: messaging.inbound,
+      allowDevelopmentMode: messaging.allowDevelopmentMode,
+    }),
     createConnectorsRouter({
       tenancy,
       connectors: connectors.records,
@@ -183,7 +188,11 @@ export function createApp({
       publicBaseUrl: settings.publicBaseUrl,
       production: connectors.production,
     }),
-    createShopWebhooksRouter({ connectors: connectors.records, events: connectors.events }),
+    createShopWebhooksRouter({
+      connectors: connectors.records,
+      events: connectors.events,
+      replays: createShopWebhookReplays(redis, settings.redisPrefix),
+    }),
     createAgentRouter({ tenancy, ...chat, channel: messaging.channel }),
     createAgentPageRouter(),
   ];

@@ -28,8 +28,8 @@ export const invalidPayload = (message: string, details?: ErrorDetail[]) =>
   new AppError(400, 'invalid_payload', message, details);
 export const unauthorized = (message: string) => new AppError(401, 'unauthorized', message);
 export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
-export const keyExpired = () =>
-  new AppError(403, 'key_expired', 'This API key has expired: create a replacement key with the same scopes.');
+export const keyExpired = (message = 'This API key has expired: create a replacement key with the same scopes.') =>
+  new AppError(403, 'key_expired', message);
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const conversationClosed = () =>

@@ -33,6 +33,8 @@ export const presentOperator = ({
   knowledgeBaseId,
   allowedDomains,
   locale,
+  active,
+  previousKeyExpiresAt,
   createdAt,
   updatedAt,
 }: Operator) => ({
@@ -42,8 +44,18 @@ export const presentOperator = ({
   knowledgeBaseId,
   allowedDomains,
   locale,
+  active,
+  previousKeyExpiresAt,
   createdAt,
   updatedAt,
 });
 
-export const presentUser = ({ id, name, email, role, createdAt }: User) => ({ id, name, email, role, createdAt });
+export const presentUser = ({ id, name, email, role, active, tokenExpiresAt, createdAt }: User) => ({
+  id,
+  name,
+  email,
+  role,
+  active,
+  tokenExpiresAt,
+  createdAt,
+});

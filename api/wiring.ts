@@ -65,7 +65,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
     config.helpCenterArticleUrl
       .replace('{knowledgeBaseId}', article.knowledgeBaseId)
       .replace('{slug}', encodeURIComponent(article.slug));
-  const tenancy = createTenancy(redis, config.redis.prefix);
+  const tenancy = createTenancy(redis, config.redis.prefix, { credentials: config.credentials });
   const records = createConversationRecords(redis, config.redis.prefix);
   const conversations = createConversationClient(temporal.client, config.temporal.taskQueue);
   const transcript = createTranscript(redis, config.redis.prefix);

@@ -136,6 +136,31 @@ test('users: create an agent, list without the token', async (t) => {
   t.false('token' in users[0]);
 });
 
+test('users: deactivate, reactivate and rotate a token', async (t) => {
+  const tenant = await admin('tenants', 'create', 'Lifecycle');
+  const user = await admin('users', 'create', tenant.id, '--name', 'Ada', '--email', 'ada@example.com', '--role', 'agent');
+  t.like(await admin('users', 'deactivate', tenant.id, user.id), { id: user.id, active: false });
+  t.like(await admin('users', 'reactivate', tenant.id, user.id), { id: user.id, active: true });
+
+  const rotated = await admin('users', 'rotate-token', tenant.id, user.id);
+  t.like(rotated, { id: user.id, active: true });
+  t.regex(rotated.token, /^kb_ut_/);
+  t.not(rotated.token, user.token);
+  t.is(await api.tenancy.findUserByToken(user.token), undefined, 'the old token is gone');
+  t.is((await api.tenancy.findUserByToken(rotated.token))?.id, user.id);
+});
+
+test('operators: rotate the key, disable and enable', async (t) => {
+  const tenant = await admin('tenants', 'create', 'Operator keys');
+  const operator = await admin('operators', 'create', tenant.id, '--name', 'Website');
+  const rotated = await admin('operators', 'rotate-key', tenant.id, operator.id);
+  t.regex(rotated.operatorKey, /^op_/);
+  t.not(rotated.operatorKey, operator.operatorKey);
+  t.is(typeof rotated.previousKeyExpiresAt, 'string');
+  t.like(await admin('operators', 'disable', tenant.id, operator.id), { active: false, operatorKey: rotated.operatorKey });
+  t.like(await admin('operators', 'enable', tenant.id, operator.id), { active: true });
+});
+
 test('an API error exits 1 and prints the code, message and details', async (t) => {
   const auth = ['--api-url', api.url, '--token', api.adminToken];
   const missing = await cli(['tenants', 'get', '00000000-0000-4000-8000-000000000000', ...auth]);

@@ -43,6 +43,8 @@ interface Command {
 
 const tenant = ([tenantId]: string[]) => `/admin/tenants/${tenantId}`;
 const reindex = (args: string[]) => `${tenant(args)}/knowledge-bases/${args[1]}/reindex`;
+const operator = (args: string[]) => `${tenant(args)}/operators/${args[1]}`;
+const user = (args: string[]) => `${tenant(args)}/users/${args[1]}`;
 
 // Fields left undefined are dropped by JSON.stringify, so a PATCH sends only what was given.
 const operatorFields = (values: Values) => ({
@@ -89,11 +91,14 @@ const commands: Record<string, Command> = {
     body: (_, values) => operatorFields(values),
   },
   'operators list': { args: ['tenantId'], method: 'GET', path: (args) => `${tenant(args)}/operators` },
+  'operators rotate-key': { args: ['tenantId', 'operatorId'], method: 'POST', path: (args) => `${operator(args)}/key` },
+  'operators disable': { args: ['tenantId', 'operatorId'], method: 'PATCH', path: operator, body: () => ({ active: false }) },
+  'operators enable': { args: ['tenantId', 'operatorId'], method: 'PATCH', path: operator, body: () => ({ active: true }) },
   'operators update': {
     args: ['tenantId', 'operatorId'],
     optional: ['name', 'knowledge-base', 'domain', 'locale'],
     method: 'PATCH',
-    path: (args) => `${tenant(args)}/operators/${args[1]}`,
+    path: operator,
     body: (_, values) => operatorFields(values),
   },
   'users create': {
@@ -104,6 +109,9 @@ const commands: Record<string, Command> = {
     body: (_, values) => ({ name: values.name, email: values.email, role: values.role }),
   },
   'users list': { args: ['tenantId'], method: 'GET', path: (args) => `${tenant(args)}/users` },
+  'users deactivate': { args: ['tenantId', 'userId'], method: 'PATCH', path: user, body: () => ({ active: false }) },
+  'users reactivate': { args: ['tenantId', 'userId'], method: 'PATCH', path: user, body: () => ({ active: true }) },
+  'users rotate-token': { args: ['tenantId', 'userId'], method: 'POST', path: (args) => `${user(args)}/token` },
 };
 
 const placeholders: Partial<Record<FieldOption, string>> = {

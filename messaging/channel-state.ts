@@ -16,6 +16,14 @@ export interface DeliveryProblem {
   at: string;
 }
 
+/** What a platform message id of ours points at (`sent:<id>`). */
+interface SentRecord {
+  conversationId: string;
+  messageId: string;
+  /** The connection it went out through: the only one whose statuses count for it. */
+  connectionId: string;
+}
+
 /** What became of one message of ours on the channel. */
 export interface Delivery {
   /** The platform's ids of the message (a long answer goes out in parts). */
@@ -98,11 +106,12 @@ export function createChannelState(redis: RedisClient, prefix: string) {
 
     deliveryOf,
 
-    async recordSent(conversationId: string, messageId: string, platformIds: string[]): Promise<void> {
+    /** The message went out through `connectionId`: only statuses delivered to that connection count for it. */
+    async recordSent(conversationId: string, messageId: string, platformIds: string[], connectionId: string): Promise<void> {
       const delivery: Delivery = { platformIds, status: 'sent' };
       const multi = redis.multi().hSet(keys.conversation(conversationId), `delivery:${messageId}`, JSON.stringify(delivery));
-      for (const platformId of platformIds)
-        multi.set(keys.sent(platformId), JSON.stringify({ conversationId, messageId }), { EX: sentTtlSeconds });
+      const sent: SentRecord = { conversationId, messageId, connectionId };
+      for (const platformId of platformIds) multi.set(keys.sent(platformId), JSON.stringify(sent), { EX: sentTtlSeconds });
       await multi.exec();
     },
 
@@ -115,13 +124,23 @@ export function createChannelState(redis: RedisClient, prefix: string) {
     },
 
     /**
-     * A status the platform reported for one of our messages: kept only if it moves the message on
-     * (statuses come duplicated and out of order). Unknown ids (not ours, or long gone) are ignored.
+     * A status the platform reported, through `connectionId`'s webhook, for one of our messages: kept
+     * only if it moves the message on (statuses come duplicated and out of order). Unknown ids (not
+     * ours, or long gone) are ignored, and so are ids sent through another connection: a tenant signs
+     * its own connection's deliveries, and must not reach another's messages by naming their ids.
      */
-    async applyStatus(platformId: string, status: DeliveryStatus, problem?: DeliveryProblem): Promise<void> {
-      const sent = await redis.get(keys.sent(platformId));
-      if (!sent) return;
-      const { conversationId, messageId } = JSON.parse(sent) as { conversationId: string; messageId: string };
+    async applyStatus(
+      connectionId: string,
+      platformId: string,
+      status: DeliveryStatus,
+      problem?: DeliveryProblem,
+    ): Promise<void> {
+      const value = await redis.get(keys.sent(platformId));
+      if (!value) return;
+      const sent = JSON.parse(value) as Partial<SentRecord>;
+      // Records from before the connection was kept with them name none: they are ignored too.
+      if (sent.connectionId !== connectionId || !sent.conversationId || !sent.messageId) return;
+      const { conversationId, messageId } = sent;
       const delivery = await deliveryOf(conversationId, messageId);
       if (!delivery || delivery.status === 'failed') return;
       const next = laterStatus(delivery.status, status);

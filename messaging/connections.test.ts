@@ -45,7 +45,8 @@ test('a connection is created with a random webhook path and found by it, by id,
 
   t.deepEqual(await store.get(connection.id), connection);
   t.deepEqual(await store.getByWebhookPath(connection.webhookPath), connection);
-  t.deepEqual(await store.getByPhoneNumberId(input.phoneNumberId), connection);
+  t.deepEqual(await store.getByPhoneNumberId(tenantId, input.phoneNumberId), connection);
+  t.is(await store.getByPhoneNumberId(randomUUID(), input.phoneNumberId), undefined);
   t.deepEqual(await store.listForTenant(tenantId), [connection]);
   t.deepEqual(await store.listForTenant(randomUUID()), []);
   t.is(await store.get(randomUUID()), undefined);
@@ -82,14 +83,32 @@ test('without an app secret, the connection says so and has no app secret to giv
   t.is(credentials.accessToken, input.accessToken);
 });
 
-test('one number, one connection, across tenants', async (t) => {
+test("one number, one connection, within a tenant; another tenant's claim locks no one out", async (t) => {
   const store = storeWith(keyA);
   const input = newConnection();
-  const first = await store.create(randomUUID(), input);
-  await t.throwsAsync(store.create(randomUUID(), newConnection({ phoneNumberId: input.phoneNumberId })), {
+  const tenantId = randomUUID();
+  const squatter = await store.create(randomUUID(), input);
+  const first = await store.create(tenantId, newConnection({ phoneNumberId: input.phoneNumberId }));
+  await t.throwsAsync(store.create(tenantId, newConnection({ phoneNumberId: input.phoneNumberId })), {
     instanceOf: PhoneNumberTakenError,
   });
-  t.deepEqual(await store.getByPhoneNumberId(input.phoneNumberId), first);
+  t.deepEqual(await store.getByPhoneNumberId(tenantId, input.phoneNumberId), first);
+  t.not(squatter.webhookPath, first.webhookPath);
+});
+
+test('a removed connection is found no more, and its number can be connected again', async (t) => {
+  const store = storeWith(keyA);
+  const tenantId = randomUUID();
+  const input = newConnection();
+  const connection = await store.create(tenantId, input);
+  await store.remove(connection);
+  t.is(await store.get(connection.id), undefined);
+  t.is(await store.getByWebhookPath(connection.webhookPath), undefined);
+  t.is(await store.getByPhoneNumberId(tenantId, input.phoneNumberId), undefined);
+  t.deepEqual(await store.listForTenant(tenantId), []);
+  await t.throwsAsync(store.credentialsOf(connection));
+  const again = await store.create(tenantId, newConnection({ phoneNumberId: input.phoneNumberId }));
+  t.deepEqual(await store.getByPhoneNumberId(tenantId, input.phoneNumberId), again);
 });
 
 test('a sealed value moved to another connection does not open there', async (t) => {

@@ -23,7 +23,7 @@ export interface MessagingConnection {
   /** The AI operator that answers on this number. */
   operatorId: string;
   businessAccountId: string;
-  /** The platform's id of the number; one connection per number, across all tenants. */
+  /** The platform's id of the number; one connection per number within a tenant. */
   phoneNumberId: string;
   /** E.164. */
   phoneNumber: string;
@@ -63,7 +63,7 @@ export interface ConnectionCredentials {
 
 export class PhoneNumberTakenError extends Error {
   constructor(readonly phoneNumberId: string) {
-    super(`The number ${phoneNumberId} is already connected; one number has one connection.`);
+    super(`The number ${phoneNumberId} is already connected; remove that connection first to connect it again.`);
     this.name = 'PhoneNumberTakenError';
   }
 }
@@ -105,10 +105,10 @@ export function createMessagingConnections(
   }
 
   return tagUnavailable('redis', {
-    /** Generates the webhook path and verify token. A number already connected: PhoneNumberTakenError. */
+    /** Generates the webhook path and verify token. A number the tenant connected already: PhoneNumberTakenError. */
     async create(tenantId: string, input: NewConnection): Promise<MessagingConnection> {
       const id = randomUUID();
-      const claimed = await redis.set(keys.byPhoneNumberId(input.phoneNumberId), id, { NX: true });
+      const claimed = await redis.set(keys.byPhoneNumberId(tenantId, input.phoneNumberId), id, { NX: true });
       if (claimed === null) throw new PhoneNumberTakenError(input.phoneNumberId);
 
       const createdAt = now().toISOString();
@@ -145,7 +145,7 @@ export function createMessagingConnections(
           .exec();
       } catch (error) {
         // Give the number back, so that a retry after the failure is not refused as a duplicate.
-        await redis.del(keys.byPhoneNumberId(input.phoneNumberId)).catch(() => undefined);
+        await redis.del(keys.byPhoneNumberId(tenantId, input.phoneNumberId)).catch(() => undefined);
         throw error;
       }
       return connection;
@@ -159,9 +159,31 @@ export function createMessagingConnections(
       return webhookPathFormat.test(webhookPath) ? getBy(keys.byWebhookPath(webhookPath)) : undefined;
     },
 
-    /** The connection of the platform's number id (`metadata.phone_number_id` of a delivery). */
-    async getByPhoneNumberId(phoneNumberId: string): Promise<MessagingConnection | undefined> {
-      return getBy(keys.byPhoneNumberId(phoneNumberId));
+    /** The tenant's connection of the platform's number id (`metadata.phone_number_id` of a delivery). */
+    async getByPhoneNumberId(tenantId: string, phoneNumberId: string): Promise<MessagingConnection | undefined> {
+      return getBy(keys.byPhoneNumberId(tenantId, phoneNumberId));
+    },
+
+    /**
+     * Removes a connection: its webhook address stops answering (404), its secrets are gone, and the
+     * number can be connected again (with a new token, say). Its conversations stay; what they would
+     * still send is recorded as not delivered (`connection_removed`).
+     */
+    async remove(connection: Pick<MessagingConnection, 'id' | 'tenantId' | 'phoneNumberId' | 'webhookPath'>): Promise<void> {
+      await redis.eval(
+        `redis.call('DEL', KEYS[1], KEYS[2])
+         redis.call('ZREM', KEYS[3], ARGV[1])
+         if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end`,
+        {
+          keys: [
+            keys.connection(connection.id),
+            keys.byWebhookPath(connection.webhookPath),
+            keys.ofTenant(connection.tenantId),
+            keys.byPhoneNumberId(connection.tenantId, connection.phoneNumberId),
+          ],
+          arguments: [connection.id],
+        },
+      );
     },
 
     /** Oldest first. */

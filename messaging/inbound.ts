@@ -97,6 +97,7 @@ export function createInbound({ records, channel, conversations, tenancy, timers
           }
           case 'status':
             await channel.applyStatus(
+              connection.id,
               event.messageId,
               event.status,
               event.error && {

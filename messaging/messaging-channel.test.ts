@@ -4,19 +4,18 @@ import { createTranscript } from '#conversations/transcript.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createTemporalClient } from '#platform/temporal.js';
-import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import {
   deliver,
   graphErrors,
   inboundOf,
   inboundText,
-  sampleBusiness,
   startFakeMessagingPlatform,
   statusUpdate,
   type FakeMessagingPlatform,
 } from '#testing/fake-messaging-platform.js';
-import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { messagingTenant, randomDigits as digits } from '#testing/messaging-tenant.js';
 import { shopItems } from '#testing/shop-content.js';
 import { createChannelState } from './channel-state.js';
 import { validateOutboundPayload } from './outbound-message.js';
@@ -43,71 +42,9 @@ test.after.always(async () => {
 const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue);
 const channel = () => createChannelState(stack.api.redis, stack.api.config.redis.prefix);
 const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
-const digits = (n: number) =>
-  Array.from(randomBytes(n), (byte) => byte % 10)
-    .join('')
-    .replace(/^0/, '1');
 
 /** A tenant with content, an admin, and a messaging connection of its own number and token. */
-async function connectedTenant() {
-  const tenant = await chattingTenant(stack.api);
-  const ingested = await stack.api.request('POST', '/ingest/bulk', {
-    headers: tenant.headers,
-    body: { items: [shopItems.returns, shopItems.shipping] },
-  });
-  await waitForJobs(stack.api, tenant.headers, ingested.body.jobIds);
-  const admin = (
-    await stack.api.admin('POST', `/admin/tenants/${tenant.tenant.id}/users`, {
-      name: 'Ada',
-      email: `ada-${randomUUID()}@shop.test`,
-      role: 'admin',
-    })
-  ).body;
-  const headers = { authorization: `Bearer ${admin.token}` };
-  const accessToken = `EAA${randomBytes(24).toString('hex')}`;
-  const appSecret = randomBytes(16).toString('hex');
-  const phoneNumberId = digits(15);
-  platform.acceptToken(accessToken);
-  const created = await stack.api.request('POST', '/integrations/credentials', {
-    headers,
-    body: {
-      type: 'messaging_api',
-      name: 'Shop on WhatsApp',
-      data: {
-        accessToken,
-        businessAccountId: sampleBusiness.businessAccountId,
-        phoneNumberId,
-        phoneNumber: `+1555${digits(7)}`,
-        apiVersion: 'v23.0',
-        appSecret,
-      },
-    },
-  });
-  if (created.status !== 201) throw new Error(`credential: ${created.status} ${JSON.stringify(created.body)}`);
-  const info = (
-    await stack.api.request('GET', `/integrations/app-connections/${created.body.connectionId}/webhook-info`, { headers })
-  ).body;
-  const webhookUrl = `${stack.api.url}/webhooks/messaging_api/${info.webhookPath}`;
-  const customer = digits(11);
-  return {
-    tenant,
-    connectionId: created.body.connectionId as string,
-    phoneNumberId,
-    accessToken,
-    appSecret,
-    webhookUrl,
-    verifyToken: info.verifyToken as string,
-    customer,
-    /** Signs and delivers a body as the platform does. */
-    send: (body: object | string) => deliver(webhookUrl, body, { appSecret }),
-    /** A text from this customer to this number. */
-    text: (text: string, id?: string) =>
-      inboundText({ text, phoneNumberId, from: customer, name: 'Grace', ...(id ? { id } : {}) }),
-    /** What the platform received for this customer, in order. */
-    received: () => platform.sent.filter((sent) => sent.phoneNumberId === phoneNumberId && sent.body.to === customer),
-    conversationId: () => channel().conversationOf(created.body.connectionId, customer),
-  };
-}
+const connectedTenant = () => messagingTenant(stack.api, platform, [shopItems.returns, shopItems.shipping]);
 
 type Connected = Awaited<ReturnType<typeof connectedTenant>>;
 

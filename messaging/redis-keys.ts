@@ -7,7 +7,13 @@ export function messagingKeys(prefix: string) {
     ofTenant: (tenantId: string) => `${prefix}:tenant:${tenantId}:messaging-connections`,
     /** Look-ups to the connection's id: the webhook path the platform calls, the number it delivers for. */
     byWebhookPath: (webhookPath: string) => `${prefix}:messaging-connection-by-path:${webhookPath}`,
-    byPhoneNumberId: (phoneNumberId: string) => `${prefix}:messaging-connection-by-phone-number:${phoneNumberId}`,
+    /**
+     * Per tenant: a number is claimed by whoever types its id first, so a global claim would let one
+     * tenant lock another out of its own number. Two tenants naming one number harm neither: each
+     * connection has its own webhook path, app secret and token, and only the number's owner holds those.
+     */
+    byPhoneNumberId: (tenantId: string, phoneNumberId: string) =>
+      `${prefix}:tenant:${tenantId}:messaging-connection-by-phone-number:${phoneNumberId}`,
   };
 }
 

@@ -165,6 +165,20 @@ test('garbage inside a valid envelope becomes problems, and the good messages be
   t.false(problems.join(' ').includes('still here'), 'problems never quote what the customer wrote');
 });
 
+test('a time beyond what a Date holds is a problem of its event, not an error of the delivery', (t) => {
+  const delivery = inboundText({ text: 'still here', id: 'wamid.good' });
+  const value = delivery.entry[0].changes[0].value;
+  value.messages.push({ id: 'wamid.far', from: '1', timestamp: '99999999999999', type: 'text', text: { body: 'x' } });
+  value.statuses = [{ id: 'wamid.late', status: 'read', timestamp: 8.64e12 + 1 }];
+
+  const { events, problems } = readWebhookDelivery(delivery);
+  t.deepEqual(
+    events.map((event) => event.kind === 'message' && event.messageId),
+    ['wamid.good'],
+  );
+  t.is(problems.length, 2, problems.join('\n'));
+});
+
 test('a body that is not a delivery at all is malformed', (t) => {
   for (const body of [null, 'text', [], {}, { object: 'page', entry: [] }, { object: 'whatsapp_business_account', entry: {} }]) {
     t.throws(() => readWebhookDelivery(body), { instanceOf: MalformedDeliveryError });

@@ -241,11 +241,16 @@ function readError(error: unknown): PlatformError {
   };
 }
 
-/** Unix seconds (a string on the wire; a number accepted too) as ISO 8601 with milliseconds. */
+/**
+ * Unix seconds (a string on the wire; a number accepted too) as ISO 8601 with milliseconds; undefined
+ * for a time a Date cannot hold (beyond the year 275760), which makes the event unreadable, not the
+ * delivery an error.
+ */
 function isoTime(value: unknown): string | undefined {
   const seconds = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return undefined;
-  return new Date(seconds * 1000).toISOString();
+  const time = new Date(seconds * 1000);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 }
 
 /** The fields whose value is defined, so that absent ones stay absent rather than `undefined`. */

@@ -281,6 +281,20 @@ export const variables = {
     description: 'largest accepted request body; a larger one is answered 413',
     usedBy: ['api'],
   },
+  USER_TOKEN_LIFETIME_DAYS: {
+    schema: { type: 'number', exclusiveMinimum: 0 },
+    default: 90,
+    description:
+      'days a tenant user token works after it is issued (created or rotated); then it is refused with 403 key_expired until an administrator rotates it',
+    usedBy: ['api'],
+  },
+  OPERATOR_KEY_GRACE_HOURS: {
+    schema: { type: 'number', minimum: 0 },
+    default: 24,
+    description:
+      'hours an operator key keeps working after it was rotated, so the pages that embed it can be updated; 0 stops it at once',
+    usedBy: ['api'],
+  },
   RATE_LIMIT_PER_MINUTE: {
     schema: { type: 'integer', minimum: 1 },
     default: 600,

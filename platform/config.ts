@@ -42,6 +42,8 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
+  /** The lifecycle of tenants' credentials. */
+  credentials: { userTokenLifetimeMs: number; operatorKeyGraceMs: number };
 }
 
 export type EmbeddingsConfig =
@@ -202,6 +204,10 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     logLevel: String(values.LOG_LEVEL),
     bodyLimitBytes: Number(values.BODY_LIMIT_BYTES),
     rateLimitPerMinute: Number(values.RATE_LIMIT_PER_MINUTE),
+    credentials: {
+      userTokenLifetimeMs: Number(values.USER_TOKEN_LIFETIME_DAYS) * 24 * 3600 * 1000,
+      operatorKeyGraceMs: Number(values.OPERATOR_KEY_GRACE_HOURS) * 3600 * 1000,
+    },
   };
 }
 

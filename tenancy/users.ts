@@ -13,7 +13,11 @@ export interface User {
   name: string;
   email: string;
   role: UserRole;
+  /** A deactivated user's token is refused, whatever its expiry. */
+  active: boolean;
   createdAt: string;
+  /** When the current token stops working; rotating gives a new token with a new lifetime. */
+  tokenExpiresAt: string;
   /** SHA-256 of the bearer token; the token itself is never stored. */
   tokenHash: string;
 }
@@ -25,15 +29,35 @@ export class EmailTakenError extends Error {
   }
 }
 
-export function createUserRecords({ redis, keys, now }: TenancyStorage) {
+/** How long a user token works after it is issued. */
+export interface UserTokenSettings {
+  userTokenLifetimeMs: number;
+}
+
+export function createUserRecords({ redis, keys, now }: TenancyStorage, { userTokenLifetimeMs }: UserTokenSettings) {
   const users = createEntityStore<User>(redis, keys.entity('user'), {
     tenantId: { type: 'string' },
     name: { type: 'string' },
     email: { type: 'string' },
     role: { type: 'string' },
+    active: { type: 'boolean' },
     createdAt: { type: 'string' },
+    tokenExpiresAt: { type: 'string' },
     tokenHash: { type: 'string' },
   });
+
+  const expiryFrom = (issuedAt: Date) => new Date(issuedAt.getTime() + userTokenLifetimeMs).toISOString();
+
+  /**
+   * Users stored before tokens had a lifecycle are active, and their token expires one lifetime
+   * after the user was created: no token lives for ever.
+   */
+  const withLifecycle = (user: User | undefined): User | undefined =>
+    user && {
+      ...user,
+      active: user.active ?? true,
+      tokenExpiresAt: user.tokenExpiresAt ?? expiryFrom(new Date(user.createdAt)),
+    };
 
   return {
     /** The token is returned here and nowhere else. E-mail addresses are unique within a tenant. */
@@ -46,8 +70,17 @@ export function createUserRecords({ redis, keys, now }: TenancyStorage) {
       if (claimed === null) throw new EmailTakenError(input.email);
 
       const token = generateSecret('userToken');
+      const createdAt = now();
       try {
-        const user = await users.save({ id, tenantId, ...input, createdAt: now().toISOString(), tokenHash: hashSecret(token) });
+        const user = await users.save({
+          id,
+          tenantId,
+          ...input,
+          active: true,
+          createdAt: createdAt.toISOString(),
+          tokenExpiresAt: expiryFrom(createdAt),
+          tokenHash: hashSecret(token),
+        });
         await redis
           .multi()
           .set(keys.userByTokenHash(user.tokenHash), id)
@@ -61,15 +94,31 @@ export function createUserRecords({ redis, keys, now }: TenancyStorage) {
       }
     },
 
-    getUser: (id: string) => users.get(id),
+    getUser: async (id: string) => withLifecycle(await users.get(id)),
 
+    /** The user whose current token this is; a rotated-away token finds no one. */
     async findUserByToken(token: string): Promise<User | undefined> {
-      const id = await redis.get(keys.userByTokenHash(hashSecret(token)));
-      return id ? users.get(id) : undefined;
+      const hash = hashSecret(token);
+      const id = await redis.get(keys.userByTokenHash(hash));
+      const user = id ? withLifecycle(await users.get(id)) : undefined;
+      return user?.tokenHash === hash ? user : undefined;
     },
 
     async listUsers(tenantId: string): Promise<User[]> {
-      return users.getMany(await redis.zRange(keys.tenantUsers(tenantId), 0, -1));
+      return (await users.getMany(await redis.zRange(keys.tenantUsers(tenantId), 0, -1))).map((user) => withLifecycle(user)!);
+    },
+
+    /** Deactivation refuses the user's token at once; reactivation lets the same token work again until it expires. */
+    async setUserActive(user: User, active: boolean): Promise<User> {
+      return users.save({ ...user, active });
+    },
+
+    /** A new token with a full lifetime; the old one stops working at once. Returned here and nowhere else. */
+    async rotateUserToken(user: User): Promise<{ user: User; token: string }> {
+      const token = generateSecret('userToken');
+      const rotated = await users.save({ ...user, tokenHash: hashSecret(token), tokenExpiresAt: expiryFrom(now()) });
+      await redis.multi().set(keys.userByTokenHash(rotated.tokenHash), user.id).del(keys.userByTokenHash(user.tokenHash)).exec();
+      return { user: rotated, token };
     },
   };
 }

@@ -79,7 +79,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
     config,
     adminToken,
     redis,
-    tenancy: createTenancy(redis, config.redis.prefix),
+    tenancy: createTenancy(redis, config.redis.prefix, { credentials: config.credentials }),
     request,
     admin: (method, path, body) => request(method, path, { body, headers: { authorization: `Bearer ${adminToken}` } }),
     async close() {

@@ -20,6 +20,8 @@ export interface DeliveryConnection {
   id: string;
   phoneNumberId: string;
   apiVersion: string;
+  /** `token_invalid`: the platform refused the token; nothing is sent until it is replaced. */
+  status: 'active' | 'token_invalid';
 }
 
 export interface DeliveryDeps {
@@ -36,7 +38,8 @@ export interface DeliveryDeps {
  * connection's credentials. Throttling and server errors are thrown, so Temporal retries them with
  * backoff; anything permanent (the 24-hour window has closed, the token was revoked, the customer
  * cannot be reached) is recorded on the message and the conversation for agents, and delivery
- * moves on. Running it again sends nothing twice.
+ * moves on. Once the token was refused (the connection is `token_invalid`), the platform is not
+ * called again: each message is recorded as not sent, with why. Running it again sends nothing twice.
  */
 export function createDeliveryActivities({ transcript, channel, connections, graph, now = () => new Date() }: DeliveryDeps) {
   async function fail(ref: ConversationRef, message: ChatMessage, code: string, text: string): Promise<void> {
@@ -52,11 +55,23 @@ export function createDeliveryActivities({ transcript, channel, connections, gra
       const connection = await connections.get(ref.messaging.connectionId);
       const outgoing = (await transcript.read(ref.conversationId)).filter((message) => message.author !== 'visitor');
       let credential: GraphCredential | undefined;
+      // A refused token is refused again: the platform is not called with it until it is replaced.
+      let tokenInvalid = connection?.status === 'token_invalid';
 
       for (const message of outgoing) {
         if (await channel.deliveryOf(ref.conversationId, message.id)) continue;
         if (!connection) {
           await fail(ref, message, 'connection_removed', 'The messaging connection of this conversation no longer exists.');
+          result.failed++;
+          continue;
+        }
+        if (tokenInvalid) {
+          await fail(
+            ref,
+            message,
+            'token_invalid',
+            "The platform refused this connection's access token: nothing is sent on it until the token is replaced.",
+          );
           result.failed++;
           continue;
         }
@@ -81,11 +96,14 @@ export function createDeliveryActivities({ transcript, channel, connections, gra
           const platformIds: string[] = [];
           for (const payload of payloadsOf(ref, message))
             platformIds.push((await graph.sendMessage(credential, payload)).messageId);
-          await channel.recordSent(ref.conversationId, message.id, platformIds);
+          await channel.recordSent(ref.conversationId, message.id, platformIds, connection.id);
           result.sent++;
         } catch (error) {
           if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;
-          if (error.kind === 'token_invalid') await connections.markTokenInvalid(connection.id);
+          if (error.kind === 'token_invalid') {
+            await connections.markTokenInvalid(connection.id);
+            tokenInvalid = true;
+          }
           await fail(ref, message, codeOf(error), error.details || error.title);
           result.failed++;
         }

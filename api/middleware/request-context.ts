@@ -6,9 +6,17 @@ import type { ApiState } from '../state.js';
 const acceptableId = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
+ * The path as logged: a webhook's last segment is its secret address (for a development-mode
+ * messaging connection, the only secret), so it is replaced by the route's placeholder.
+ */
+export function loggedPath(path: string): string {
+  return path.replace(/^(\/webhooks\/[^/]+\/).+$/, '$1{webhookPath}');
+}
+
+/**
  * Gives each request an id (the caller's `x-request-id` when it is sane, else a new one), echoes it,
- * and logs one line per request once it is answered. Only the path is logged: query strings can
- * carry tokens.
+ * and logs one line per request once it is answered. Only the path is logged, webhook addresses
+ * redacted: query strings can carry tokens.
  */
 export function requestContext(logger: Logger): Middleware<ApiState> {
   return async function requestContext(ctx, next) {
@@ -24,7 +32,7 @@ export function requestContext(logger: Logger): Middleware<ApiState> {
     } finally {
       const line = {
         method: ctx.method,
-        path: ctx.path,
+        path: loggedPath(ctx.path),
         status: ctx.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         ...(ctx.state.apiKey ? { tenantId: ctx.state.apiKey.tenantId, apiKeyPrefix: ctx.state.apiKey.prefix } : {}),

@@ -1,19 +1,27 @@
 import type { Middleware } from 'koa';
 import type { Tenancy, User, UserRole } from '#tenancy/index.js';
-import { forbidden, unauthorized } from '../errors.js';
+import { forbidden, keyExpired, unauthorized } from '../errors.js';
 import type { UserState } from '../state.js';
 
 /**
  * The dashboard-area routes (`/integrations/...`, `/agent/...`): `Authorization: Bearer <user token>`
  * of a tenant user whose role is one of `roles`. The tenant is the user's, never the request's.
- * Missing or unknown token: 401; a role not allowed here: 403.
+ * Missing, unknown (or rotated-away) token, or a deactivated user: 401; an expired token: 403
+ * `key_expired`, as for an expired API key; a role not allowed here: 403.
  */
-export function requireUser(tenancy: Pick<Tenancy, 'findUserByToken'>, roles: readonly UserRole[]): Middleware<UserState> {
+export function requireUser(
+  tenancy: Pick<Tenancy, 'findUserByToken'>,
+  roles: readonly UserRole[],
+  now: () => Date = () => new Date(),
+): Middleware<UserState> {
   return async function requireUser(ctx, next) {
     const match = /^Bearer (\S+)$/.exec(ctx.get('authorization'));
     if (!match) throw unauthorized('Missing user token: send Authorization: Bearer <user token>.');
     const user: User | undefined = await tenancy.findUserByToken(match[1]!);
     if (!user) throw unauthorized('The user token is not valid.');
+    if (!user.active) throw unauthorized('This user has been deactivated: ask an administrator of the service.');
+    if (Date.parse(user.tokenExpiresAt) <= now().getTime())
+      throw keyExpired('This user token has expired: ask an administrator of the service to rotate it.');
     if (!roles.includes(user.role)) throw forbidden(`This needs the role ${roles.join(' or ')}; the user is ${user.role}.`);
     ctx.state.user = user;
     await next();

@@ -6,10 +6,21 @@ import { presentOperator } from '../presenters.js';
 import { createOperatorRequest, listOf, operatorResponse, updateOperatorRequest } from '../schemas/admin.js';
 import type { AdminRouterDeps } from './admin-tenants.js';
 
-/** AI operators: the public `op_` key of a widget, its knowledge base and its allowed origins. */
+/**
+ * AI operators: the public `op_` key of a widget, its knowledge base and its allowed origins. A key
+ * can be rotated (the old one works for OPERATOR_KEY_GRACE_HOURS more) and an operator disabled.
+ */
 export function createAdminOperatorsRouter({ tenancy, adminToken }: AdminRouterDeps) {
   const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 503] });
   router.use(requireAdmin(adminToken));
+
+  async function operatorOr404(ctx: { params: Record<string, string> }) {
+    const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
+    const operator = await tenancy.getOperator(ctx.params.operatorId!);
+    if (!operator || operator.tenantId !== tenant.id)
+      throw notFound(`No operator ${ctx.params.operatorId} in tenant ${tenant.id}.`);
+    return { tenant, operator };
+  }
 
   router.post(
     '/admin/tenants/{tenantId}/operators',
@@ -52,18 +63,32 @@ export function createAdminOperatorsRouter({ tenancy, adminToken }: AdminRouterD
     '/admin/tenants/{tenantId}/operators/{operatorId}',
     {
       summary: 'Change an operator',
+      description:
+        '`active: false` disables the operator: the widget requests with its keys are refused (403) until `active: true`.',
       body: updateOperatorRequest,
       responses: { 200: { description: 'The operator', schema: operatorResponse } },
       errors: [403],
     },
     async (ctx) => {
-      const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
-      const operator = await tenancy.getOperator(ctx.params.operatorId!);
-      if (!operator || operator.tenantId !== tenant.id)
-        throw notFound(`No operator ${ctx.params.operatorId} in tenant ${tenant.id}.`);
+      const { tenant, operator } = await operatorOr404(ctx);
       const changes = ctx.request.body;
       if (changes.knowledgeBaseId) await ownedKnowledgeBase(tenancy, tenant.id, changes.knowledgeBaseId);
       ctx.body = presentOperator(await tenancy.updateOperator(operator, changes));
+    },
+  );
+
+  router.post(
+    '/admin/tenants/{tenantId}/operators/{operatorId}/key',
+    {
+      summary: "Rotate an operator's key",
+      description:
+        'Issues a new `operatorKey`. The key it replaces keeps working until `previousKeyExpiresAt` (OPERATOR_KEY_GRACE_HOURS), so the pages that embed it can be updated; a key replaced by an earlier rotation stops at once.',
+      responses: { 201: { description: 'The operator with its new key', schema: operatorResponse } },
+    },
+    async (ctx) => {
+      const { operator } = await operatorOr404(ctx);
+      ctx.status = 201;
+      ctx.body = presentOperator(await tenancy.rotateOperatorKey(operator));
     },
   );
 

@@ -67,6 +67,17 @@ test('bulk problems name the index of the item', async (t) => {
   t.deepEqual(await refused(t, '/ingest/bulk', [valid()]), ['/ must be object']);
 });
 
+test("the help centre's integration is reserved: no API key writes or cleans it up", async (t) => {
+  const article = item('article-1', { title: 'Returns', content: 'Changed by a key.' }, { integrationId: 'help-center' });
+  t.deepEqual(await refused(t, '/ingest', article), ['/integrationId must not be help-center']);
+  t.deepEqual(await refused(t, '/ingest/bulk', { items: [valid(), article] }), [
+    '/items/1/integrationId must not be help-center',
+  ]);
+  t.deepEqual(await refused(t, '/ingest/cleanup', { sourceOrigin: 'help-center', keepExternalIds: [] }), [
+    '/sourceOrigin must not be help-center',
+  ]);
+});
+
 test('beyond the limits the answer is 413, saying the limit', async (t) => {
   const tooMany = await api.request('POST', '/ingest/bulk', {
     body: { items: Array.from({ length: ingestLimits.itemsPerBulk + 1 }, (_, i) => item(`i${i}`, { title: 't', content: 'c' })) },

@@ -2,7 +2,8 @@ import type { Middleware } from 'koa';
 import type { IngestionClient, IngestItem } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { AppError, notFound } from '../errors.js';
+import { helpCenterIntegrationId } from '#articles/types.js';
+import { AppError, invalidPayload, notFound } from '../errors.js';
 import { requireApiKey } from '../middleware/api-key-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
@@ -50,12 +51,14 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
     '/ingest',
     {
       summary: 'Ingest one item',
-      description: 'Answers once the item is durably queued; processing is asynchronous (see GET /ingest/jobs/{jobId}).',
+      description:
+        "Answers once the item is durably queued; processing is asynchronous (see GET /ingest/jobs/{jobId}). The integrationId `help-center` is reserved for the help centre's articles (400).",
       body: ingestItem,
       responses: { 200: { description: 'Queued', schema: queuedResponse } },
     },
     async (ctx) => {
       const item = ctx.request.body;
+      refuseHelpCenterItems([item], '');
       checkContentLength([item]);
       const [knowledgeBaseId] = await targetsOf(ctx.state.apiKey.tenantId, [item.knowledgeBaseId]);
       const jobId = await ingestion.acceptOne(ctx.state.apiKey.tenantId, knowledgeBaseId!, item);
@@ -80,6 +83,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
           `A bulk request takes at most ${ingestLimits.itemsPerBulk} items (got ${items.length}): split it.`,
         );
       }
+      refuseHelpCenterItems(items, '/items');
       checkContentLength(items);
       const targets = await targetsOf(
         ctx.state.apiKey.tenantId,
@@ -104,6 +108,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
     },
     async (ctx) => {
       const { body } = ctx.request;
+      if (body.sourceOrigin === helpCenterIntegrationId) throw helpCenterReserved('/sourceOrigin', 'sourceOrigin');
       const tenantId = ctx.state.apiKey.tenantId;
       const [knowledgeBaseId] = await targetsOf(tenantId, [body.knowledgeBaseId]);
       ctx.body = await ingestion.cleanup({
@@ -131,6 +136,22 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
 
   return router;
 }
+
+/**
+ * `help-center` belongs to the help centre's articles, which feed the AI as that integration and
+ * origin: an API key writing or cleaning it up would change what the AI cites as an article.
+ */
+function refuseHelpCenterItems(items: IngestItem[], path: string): void {
+  const index = items.findIndex((item) => item.integrationId === helpCenterIntegrationId);
+  if (index === -1) return;
+  throw helpCenterReserved(path ? `${path}/${index}/integrationId` : '/integrationId', 'integrationId');
+}
+
+const helpCenterReserved = (path: string, field: string) =>
+  invalidPayload(
+    `The ${field} ${helpCenterIntegrationId} is reserved for the help centre's articles: publish articles through the help centre, or use another ${field}.`,
+    [{ path, message: `must not be ${helpCenterIntegrationId}` }],
+  );
 
 function checkContentLength(items: IngestItem[]): void {
   const index = items.findIndex((item) => item.data.content.length > ingestLimits.contentChars);

@@ -222,17 +222,34 @@ test("webhook-info of another tenant's connection is 403; of an unknown or malfo
   }
 });
 
-test('one number has one connection, whichever tenant asks: 409', async (t) => {
-  const first = await newTenant();
-  const second = await newTenant();
+test("one number has one connection within a tenant (409); another tenant's claim of it locks no one out", async (t) => {
+  const squatter = await newTenant();
+  const owner = await newTenant();
   const body = credential();
-  t.is((await connect(first.admin, body)).status, 201);
-  for (const admin of [first.admin, second.admin]) {
-    const again = await connect(admin, credential({ phoneNumberId: body.data.phoneNumberId }));
-    t.is(again.status, 409);
-    assertMatchesSchema(t, errorBody, again.body);
-    t.is(again.body.error.code, 'conflict');
-  }
+  t.is((await connect(squatter.admin, body)).status, 201, 'a tenant types in a number it does not own');
+  t.is((await connect(owner.admin, credential({ phoneNumberId: body.data.phoneNumberId }))).status, 201);
+  const again = await connect(owner.admin, credential({ phoneNumberId: body.data.phoneNumberId }));
+  t.is(again.status, 409);
+  assertMatchesSchema(t, errorBody, again.body);
+  t.is(again.body.error.code, 'conflict');
+});
+
+test('an admin removes a connection: its webhook answers 404 and the number connects again', async (t) => {
+  const { admin, agent } = await newTenant();
+  const other = await newTenant();
+  const body = credential();
+  const created = (await connect(admin, body)).body;
+  const info = (await webhookInfo(created.connectionId, admin)).body;
+  const path = `/app-connections/${created.connectionId}`;
+
+  t.is((await api.request('DELETE', `/integrations${path}`, { headers: agent })).status, 403, 'agents do not');
+  t.is((await api.request('DELETE', `/integrations${path}`, { headers: other.admin })).status, 403, "another tenant's");
+  const removed = await api.request('DELETE', `/integrations${path}`, { headers: admin });
+  t.is(removed.status, 204);
+  t.is((await api.request('DELETE', `/integrations${path}`, { headers: admin })).status, 404);
+  t.is((await webhookInfo(created.connectionId, admin)).status, 404);
+  t.is((await api.request('POST', `/webhooks/messaging_api/${info.webhookPath}`, { body: {} })).status, 404);
+  t.is((await connect(admin, credential({ phoneNumberId: body.data.phoneNumberId }))).status, 201);
 });
 
 test('no secret is stored in plain text, and none reaches the log', async (t) => {

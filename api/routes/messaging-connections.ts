@@ -9,7 +9,7 @@ import type { UserState } from '../state.js';
 
 export interface MessagingConnectionsRouterDeps {
   tenancy: Pick<Tenancy, 'findUserByToken' | 'getOperator' | 'listOperators'>;
-  connections: Pick<MessagingConnections, 'create' | 'get' | 'credentialsOf'>;
+  connections: Pick<MessagingConnections, 'create' | 'get' | 'credentialsOf' | 'remove'>;
   /** `{base_url}`, without a trailing slash: the callback URLs handed out start with it. */
   publicBaseUrl: string;
   /** False in production, where a connection that accepts unsigned deliveries is refused. */
@@ -39,7 +39,7 @@ export function createMessagingConnectionsRouter({
         'Stores a `messaging_api` credential and makes its app connection, with a random webhook path and verify token (read them with webhook-info). ' +
         '`accessToken` and `appSecret` are encrypted at rest and never returned. Without `appSecret` deliveries cannot be verified and are refused. ' +
         "`operatorId` defaults to the tenant's first operator (400 when it has none; 403 for another tenant's, 404 for an unknown one). " +
-        'A number (`phoneNumberId`) has one connection across all tenants: 409 otherwise. Role admin.',
+        "A number (`phoneNumberId`) has one connection within a tenant: 409 otherwise (remove it first to connect the number again); another tenant's connection of the same id takes nothing from this one. Role admin.",
       body: createCredentialRequest,
       responses: { 201: { description: 'The credential, without its secrets', schema: credentialResponse } },
       errors: [404, 409],
@@ -83,6 +83,24 @@ export function createMessagingConnectionsRouter({
         webhookPath: connection.webhookPath,
         verifyToken,
       };
+    },
+  );
+
+  router.delete(
+    '/integrations/app-connections/{connectionId}',
+    {
+      summary: 'Remove a connection',
+      description:
+        'Its webhook address stops answering (404) and its secrets are deleted; the number can then be connected again, with a new access token for instance. ' +
+        "Its conversations stay readable; what they would still send is recorded as not delivered. Another tenant's connection: 403; an unknown one: 404. Role admin.",
+      responses: { 204: { description: 'Removed' } },
+      errors: [404],
+    },
+    async (ctx) => {
+      const { connectionId } = ctx.params as { connectionId: string };
+      const connection = ownedBy(await connections.get(connectionId), ctx.state.user.tenantId, `app connection ${connectionId}`);
+      await connections.remove(connection);
+      ctx.status = 204;
     },
   );
 

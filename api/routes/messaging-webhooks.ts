@@ -11,6 +11,12 @@ import type { ApiState } from '../state.js';
 export interface MessagingWebhooksRouterDeps {
   connections: Pick<MessagingConnections, 'getByWebhookPath' | 'credentialsOf'>;
   inbound: Inbound;
+  /**
+   * Outside production only: a development connection may take unsigned deliveries. Production
+   * refuses them whatever a stored record says, since a record can come from elsewhere (copied
+   * data, a promoted staging store).
+   */
+  allowDevelopmentMode: boolean;
 }
 
 /** The platform sends at most a few megabytes in one delivery. */
@@ -22,7 +28,7 @@ const deliveryLimitBytes = 4 * 1024 * 1024;
  * is checked against the connection's app secret over its exact bytes, handed to the conversation
  * workflows (durable before the answer) and answered at once; the AI answers afterwards.
  */
-export function createMessagingWebhooksRouter({ connections, inbound }: MessagingWebhooksRouterDeps) {
+export function createMessagingWebhooksRouter({ connections, inbound, allowDevelopmentMode }: MessagingWebhooksRouterDeps) {
   const router = new DocumentedRouter<ApiState>({ tags: ['Messaging webhooks'], security: 'none', errors: [404, 503] });
 
   async function connectionOf(ctx: { params: Record<string, string> }): Promise<MessagingConnection> {
@@ -63,7 +69,7 @@ export function createMessagingWebhooksRouter({ connections, inbound }: Messagin
     {
       summary: 'Receive a delivery (platform events)',
       description:
-        "Signed with `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with the connection's app secret); unsigned or wrongly signed deliveries are refused unless the connection is in development mode. Customer messages are handed to their conversations before the answer; a message delivered again does nothing. Statuses update the messages they are about.",
+        "Signed with `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with the connection's app secret); unsigned or wrongly signed deliveries are refused unless the connection is in development mode (never in production). Customer messages are handed to their conversations before the answer; a message delivered again does nothing. Statuses update the messages they are about.",
       headers: [{ name: 'X-Hub-Signature-256', required: true, description: '`sha256=<hex>` of the raw body.' }],
       responses: { 200: { description: 'Taken in', schema: webhookAcknowledgement } },
       errors: [400, 401, 403, 413],
@@ -73,11 +79,11 @@ export function createMessagingWebhooksRouter({ connections, inbound }: Messagin
       const raw = await readRawBody(ctx, deliveryLimitBytes);
       const { appSecret } = await connections.credentialsOf(connection);
       // With an app secret every delivery is checked; only a development connection without one
-      // (never in production) takes unsigned deliveries.
+      // takes unsigned deliveries, and never in production.
       if (appSecret) {
         if (!verifySignature(raw, ctx.get('x-hub-signature-256') || undefined, appSecret))
           throw unauthorized("The delivery is not signed with this connection's app secret (X-Hub-Signature-256).");
-      } else if (!connection.developmentMode) {
+      } else if (!(connection.developmentMode && allowDevelopmentMode)) {
         throw forbidden('This connection has no app secret, so its deliveries cannot be verified: add the app secret.');
       }
 

@@ -44,7 +44,20 @@ const operatorFields = {
 
 export const createOperatorRequest = objectOf(operatorFields, ['knowledgeBaseId', 'allowedDomains', 'locale']);
 
-export const updateOperatorRequest = { ...objectOf(operatorFields, keysOf(operatorFields)), minProperties: 1 };
+const operatorChanges = {
+  ...operatorFields,
+  active: { type: 'boolean', description: 'false disables the operator: its keys are refused (403) until it is enabled again.' },
+} as const;
+
+export const updateOperatorRequest = { ...objectOf(operatorChanges, keysOf(operatorChanges)), minProperties: 1 };
+
+export const updateUserRequest = objectOf({
+  active: {
+    type: 'boolean',
+    description:
+      'false deactivates the user: the token is refused (401) at once; true lets the same token work again until it expires.',
+  },
+});
 
 export const createUserRequest = objectOf({
   name,
@@ -79,11 +92,27 @@ export const operatorResponse = objectOf({
   id: uuid,
   operatorKey: { type: 'string', pattern: '^op_' },
   ...operatorFields,
+  active: { type: 'boolean', description: "A disabled operator's keys are refused." },
+  previousKeyExpiresAt: {
+    ...nullable(timestamp),
+    description: 'After a rotation, until when the key before it still works (OPERATOR_KEY_GRACE_HOURS); null before any.',
+  },
   createdAt: timestamp,
   updatedAt: timestamp,
 });
 
-const userFields = { id: uuid, name, email: { type: 'string' }, role: { enum: [...userRoles] }, createdAt: timestamp } as const;
+const userFields = {
+  id: uuid,
+  name,
+  email: { type: 'string' },
+  role: { enum: [...userRoles] },
+  active: { type: 'boolean', description: "A deactivated user's token is refused (401)." },
+  tokenExpiresAt: {
+    ...timestamp,
+    description: 'When the current token stops working (403 key_expired): USER_TOKEN_LIFETIME_DAYS after it was issued.',
+  },
+  createdAt: timestamp,
+} as const;
 
 export const userResponse = objectOf(userFields);
 
