@@ -51,6 +51,8 @@ export async function startMeasuredStack(name: string, env: Record<string, strin
     ...process.env,
     ...stack.env,
     NODE_ENV: 'development',
+    // The benchmarks' sources (the fake shop) listen on 127.0.0.1.
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'warn',
     PORT: String(apiPort),
     ADMIN_TOKEN: secrets.adminToken,

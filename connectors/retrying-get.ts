@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseRetryAfter } from '#connector-sdk/index.js';
+import { OutboundError, type OutboundAnswer, type OutboundHttp } from '#platform/outbound/outbound-http.js';
 
 /**
  * Statuses that say "not now" rather than "no": rate limited, or a server down or overloaded for a
@@ -9,7 +10,8 @@ export const notNowStatuses: ReadonlySet<number> = new Set([429, 500, 502, 503, 
 
 /** How long a source's client waits before it gives up; each has the defaults below. */
 export interface Patience {
-  fetch?: typeof fetch;
+  /** The guarded way out (platform/outbound/): where a source may be, how much of it is read. */
+  http: OutboundHttp;
   sleep?: (ms: number) => Promise<unknown>;
   /** "Not now" answers and requests without an answer waited out in a row before giving up; default 5. */
   maxRetries?: number;
@@ -22,12 +24,7 @@ export interface Patience {
 }
 
 /** One answer read to the end: reading the body can fail like the request itself, so both count as one try. */
-export interface Answer {
-  status: number;
-  statusText: string;
-  headers: Headers;
-  text: string;
-}
+export type Answer = OutboundAnswer;
 
 /** The last try: an answer (a "not now" one when the client gave up on it), or the error of no answer. */
 export type LastTry = { answer: Answer; retries: number } | { answer?: undefined; error: unknown; retries: number };
@@ -36,10 +33,10 @@ export type LastTry = { answer: Answer; retries: number } | { answer?: undefined
  * GETs `url` the way a sync must talk to someone else's API: a "not now" answer waits its
  * `Retry-After` (429 and 503; seconds or an HTTP date) or backs off from one second, doubling; so
  * does a request that got no answer in time. Resolves to the first other answer, or to the last try
- * once `maxRetries` waits were not enough; the caller words the error in its source's terms.
+ * once `maxRetries` waits were not enough; the caller words the error in its source's terms. A request
+ * the rules refuse (an address that is not public, a body past the cap) is not tried again.
  */
-export async function getPatiently(url: string, headers: Record<string, string>, patience: Patience = {}): Promise<LastTry> {
-  const fetchFn = patience.fetch ?? globalThis.fetch;
+export async function getPatiently(url: string, headers: Record<string, string>, patience: Patience): Promise<LastTry> {
   const sleep = patience.sleep ?? ((ms: number) => delay(ms));
   const maxRetries = patience.maxRetries ?? 5;
   const maxWaitMs = patience.maxWaitMs ?? 60_000;
@@ -50,15 +47,10 @@ export async function getPatiently(url: string, headers: Record<string, string>,
     let error: unknown;
     try {
       // A source that accepts the connection and never answers must not hold the sync until its activity times out.
-      const response = await fetchFn(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
-      answer = {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-        text: await response.text(),
-      };
+      answer = await patience.http.get(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
     } catch (caught) {
       error = caught;
+      if (caught instanceof OutboundError && !caught.retryable) return { error, retries: retry };
     }
     if (answer && !notNowStatuses.has(answer.status)) return { answer, retries: retry };
     if (retry >= maxRetries) return answer ? { answer, retries: retry } : { error, retries: retry };

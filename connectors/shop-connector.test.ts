@@ -145,6 +145,19 @@ test.serial('a full sync makes every active product searchable, with the fields 
   t.true(schedule.info.recentActions.length >= 1);
 });
 
+test.serial('a shop that refuses the token fails the run with the status; its error body is not shown', async (t) => {
+  const shop = await shopWith(2);
+  const { tenant, connector } = await connect(shop, { accessToken: 'shpat_wrong_token' });
+  const failed = await untilSynced(tenant, connector.id);
+  t.is(failed.sync.last.outcome, 'failed');
+  t.is(
+    failed.sync.last.error,
+    `GET /admin/api/${shop.apiVersion}/shop.json answered 401 Unauthorized (check the access token and its scopes)`,
+  );
+  t.false(failed.sync.last.error.includes('Invalid API key'));
+  t.false(failed.sync.last.error.includes('shpat_wrong_token'));
+});
+
 test.serial('an update webhook re-ingests that product only; a redelivery does nothing again', async (t) => {
   const shop = await shopWith(6);
   const { tenant, connector } = await connect(shop);

@@ -119,3 +119,21 @@ test('a 200 without a message id is an error, and not one to retry (the message 
   const graph = createGraphClient({ baseUrl: 'https://graph.example', fetch: odd });
   t.like(await t.throwsAsync(graph.sendMessage(credential, textMessage(to, 'Hi'))), { status: 200, kind: 'permanent' });
 });
+
+test('an answer past the byte cap is abandoned: a permanent error, since the message may be out', async (t) => {
+  let pulled = 0;
+  const endless: typeof fetch = async () =>
+    new Response(
+      new ReadableStream({
+        pull(controller) {
+          pulled += 1;
+          controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+        },
+      }),
+      { status: 200 },
+    );
+  const graph = createGraphClient({ baseUrl: 'https://graph.example', fetch: endless, maxResponseBytes: 256 * 1024 });
+  const error = await t.throwsAsync(graph.sendMessage(credential, textMessage(to, 'Hi')), { instanceOf: GraphApiError });
+  t.like(error, { status: 200, kind: 'permanent', title: 'response larger than 262144 bytes from graph.example' });
+  t.true(pulled < 10, `read ${pulled} chunks of an endless answer`);
+});

@@ -4,6 +4,8 @@
  * tests point it at `testing/fake-messaging-platform.ts`. Failures throw a `GraphApiError` sorted
  * by what to do about them; retrying is the caller's business (the activity's retry policy).
  */
+import { readCappedText } from '#platform/outbound/capped-body.js';
+import { OutboundError } from '#platform/outbound/outbound-error.js';
 import { classifyGraphError, GraphApiError, unansweredGraphCall } from './graph-errors.js';
 
 export { GraphApiError, kindOfErrorCode, type GraphErrorKind } from './graph-errors.js';
@@ -22,6 +24,8 @@ export interface GraphClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Per call, answer included. */
   timeoutMs?: number;
+  /** Largest answer read (the platform's are a few hundred bytes); default 1 MiB. */
+  maxResponseBytes?: number;
 }
 
 export interface SendResult {
@@ -39,14 +43,21 @@ export interface GraphClient {
   markRead(credential: GraphCredential, messageId: string, options?: { typing?: boolean }): Promise<void>;
 }
 
-export function createGraphClient({ baseUrl, fetch = globalThis.fetch, timeoutMs = 10_000 }: GraphClientOptions): GraphClient {
+export function createGraphClient({
+  baseUrl,
+  fetch = globalThis.fetch,
+  timeoutMs = 10_000,
+  maxResponseBytes = 1024 * 1024,
+}: GraphClientOptions): GraphClient {
   const base = baseUrl.replace(/\/+$/, '');
+  const host = new URL(base).hostname;
 
   /** POSTs to the number's `/messages` edge; answers the parsed 2xx body or throws a GraphApiError. */
   async function postMessages(credential: GraphCredential, body: object): Promise<unknown> {
     const { apiVersion, phoneNumberId, accessToken } = credential;
     const url = `${base}/${encodeURIComponent(apiVersion)}/${encodeURIComponent(phoneNumberId)}/messages`;
     let response: Response;
+    let answeredStatus: number | null = null;
     let text: string;
     try {
       response = await fetch(url, {
@@ -55,8 +66,13 @@ export function createGraphClient({ baseUrl, fetch = globalThis.fetch, timeoutMs
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await response.text();
+      answeredStatus = response.status;
+      text = await readCappedText(response, maxResponseBytes, host);
     } catch (error) {
+      // Answered, but more than any answer of the platform: the message may well be out, so not sent again.
+      if (error instanceof OutboundError) {
+        throw new GraphApiError({ status: answeredStatus, code: null, title: error.message, kind: 'permanent' });
+      }
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
       const reason = timedOut ? `no answer within ${timeoutMs} ms` : `request failed: ${causeOf(error)}`;
       throw unansweredGraphCall(redact(reason, accessToken));

@@ -242,6 +242,20 @@ export const variables = {
       "the REST API as the worker's built-in connectors call it: they are clients of the public ingestion API; defaults to PUBLIC_BASE_URL, else http://HOST:PORT",
     usedBy: ['worker'],
   },
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: {
+    schema: { enum: ['true', 'false'] },
+    default: 'false',
+    description:
+      "true lets the worker's connectors reach loopback, private and other non-public addresses (local fakes, a site on the developer's machine); refused when NODE_ENV is production",
+    usedBy: ['worker'],
+  },
+  OUTBOUND_MAX_RESPONSE_BYTES: {
+    schema: { type: 'integer', minimum: 65536 },
+    default: 8 * 1024 * 1024,
+    description:
+      "largest answer the worker reads from a tenant's source (one page of a shop or site); a larger one fails that request. The messaging platform's answers have a cap of their own, 1 MiB",
+    usedBy: ['worker'],
+  },
   ADMIN_TOKEN: {
     schema: { type: 'string', minLength: 24 },
     description: 'platform admin token; generated on first local start and kept in the data folder',

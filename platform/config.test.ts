@@ -144,3 +144,34 @@ test('a vector size for the local model, whose size is its own, is refused with 
     problems.join('\n'),
   );
 });
+
+test('connectors reach only public addresses unless allowed; production refuses the allowance', (t) => {
+  t.like(loadConfig({}, { role: 'worker', localSecrets }).outbound, {
+    allowPrivateNetworks: false,
+    maxResponseBytes: 8 * 1024 * 1024,
+  });
+  t.like(
+    loadConfig(
+      { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', OUTBOUND_MAX_RESPONSE_BYTES: '1048576' },
+      { role: 'worker', localSecrets },
+    ).outbound,
+    {
+      allowPrivateNetworks: true,
+      maxResponseBytes: 1048576,
+    },
+  );
+  const production = {
+    NODE_ENV: 'production',
+    SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  for (const role of ['worker', 'api'] as const) {
+    const problems = problemsOf(() => loadConfig(production, { role }));
+    t.true(
+      problems.some((problem) =>
+        problem.startsWith('OUTBOUND_ALLOW_PRIVATE_NETWORKS must not be true when NODE_ENV is production'),
+      ),
+      problems.join('\n'),
+    );
+  }
+});

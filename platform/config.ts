@@ -19,6 +19,8 @@ export interface Config {
   graphApiBaseUrl: string;
   /** Where the built-in connectors send what they ingest: this service's own public API. */
   connectorsApiUrl: string;
+  /** Requests made on a tenant's behalf (platform/outbound/). */
+  outbound: { allowPrivateNetworks: boolean; maxResponseBytes: number };
   embeddings: EmbeddingsConfig;
   /**
    * The local model's folder when EMBEDDINGS_MODEL_DIR sets it (else where the set-up puts it): the
@@ -127,6 +129,11 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       'EMBEDDINGS_DIMENSIONS does not apply to the local model, whose vectors have 384 dimensions: unset it, or choose hashed or openai',
     );
   }
+  if (production && values.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true') {
+    problems.push(
+      `OUTBOUND_ALLOW_PRIVATE_NETWORKS must not be true when NODE_ENV is production: ${specs.OUTBOUND_ALLOW_PRIVATE_NETWORKS!.description}`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   let { ADMIN_TOKEN: adminToken, SECRETS_KEY: secretsKey } = values;
@@ -169,6 +176,10 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     redis: { url: String(values.REDIS_URL), prefix: String(values.REDIS_PREFIX) },
     graphApiBaseUrl: String(values.GRAPH_API_BASE_URL).replace(/\/+$/, ''),
     connectorsApiUrl: String(values.CONNECTORS_API_URL ?? values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    outbound: {
+      allowPrivateNetworks: values.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true',
+      maxResponseBytes: Number(values.OUTBOUND_MAX_RESPONSE_BYTES),
+    },
     embeddings: embeddingsConfig(values),
     ...(values.EMBEDDINGS_MODEL_DIR === undefined ? {} : { localModelDir: String(values.EMBEDDINGS_MODEL_DIR) }),
     searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? similarityDefaults[embeddingsProvider(values)].search),

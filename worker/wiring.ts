@@ -9,6 +9,7 @@ import { createTranscript } from '#conversations/transcript.js';
 import { createChannelState } from '#messaging/channel-state.js';
 import { createMessagingConnections } from '#messaging/connections.js';
 import { createGraphClient } from '#messaging/graph-client.js';
+import { createOutboundHttp, everyNetwork } from '#platform/outbound/outbound-http.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createConnectorActivityDeps } from './connector-deps.js';
 import type { Config } from '#platform/config.js';
@@ -60,6 +61,12 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   const secretBox = secretBoxFromConfig(config);
   const jobs = createJobStore(redis, config.redis.prefix);
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  // Every request a connector makes for a tenant; loadConfig refuses the allowance in production.
+  const outbound = createOutboundHttp({
+    allowedNetworks: config.outbound.allowPrivateNetworks ? everyNetwork : [],
+    httpsOnly: config.env === 'production',
+    maxResponseBytes: config.outbound.maxResponseBytes,
+  });
   const activities = createActivities({
     jobs,
     sources,
@@ -90,6 +97,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       prefix: config.redis.prefix,
       secretBox,
       ingestionApiUrl: config.connectorsApiUrl,
+      http: outbound,
       logger,
     }),
   });
@@ -127,7 +135,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
     },
     async close() {
-      await Promise.allSettled([closeRedisClient(redis), weaviate.close()]);
+      await Promise.allSettled([closeRedisClient(redis), weaviate.close(), outbound.close()]);
     },
   };
 }

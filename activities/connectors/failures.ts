@@ -9,7 +9,8 @@ const permanentStatuses = new Set([400, 401, 403, 404, 413]);
 /**
  * Runs a connector's step, telling Temporal not to retry failures that retrying cannot fix: the shop or
  * site refused the credentials or the request, or the ingestion API refused the key or an item. Those
- * end the run at once with the source's or the API's own words; anything else is retried.
+ * end the run at once with the error's message (a source's status in our words, the API's own words);
+ * anything else is retried.
  */
 export async function failingPermanently<T>(step: () => Promise<T>): Promise<T> {
   try {

@@ -1,3 +1,4 @@
+import { OutboundError } from '#platform/outbound/outbound-http.js';
 import { getPatiently, notNowStatuses, type Answer, type Patience } from '../retrying-get.js';
 import type { CmsEntry, CmsErrorBody, CmsKind } from './cms-types.js';
 
@@ -48,7 +49,10 @@ export class CmsApiError extends Error {
   override readonly name = 'CmsApiError';
   /** The HTTP status, undefined when no answer arrived. */
   readonly status: number | undefined;
-  /** The CMS's code (`rest_invalid_param`, …), `http_<status>` for an error without a CMS body, or one of ours. */
+  /**
+   * The CMS's code (`rest_invalid_param`, …), `http_<status>` for an error without a CMS body, or one of
+   * ours (an `OutboundError` code among them: `refused_address`, `too_large`, …).
+   */
   readonly code: CmsApiErrorCode;
   /** True when the same request may succeed later (rate limit, outage); false when it never will as sent. */
   readonly retryable: boolean;
@@ -87,10 +91,12 @@ export function createCmsApi(options: CmsApiOptions): CmsApi {
     const last = await getPatiently(url, headers, options);
     const gaveUp = ` (gave up after ${last.retries} ${last.retries === 1 ? 'retry' : 'retries'})`;
     if (!last.answer) {
-      throw failure(`${what}: the CMS is unreachable (${describe(last.error)})${gaveUp}`, {
-        code: 'unreachable',
-        retryable: true,
-      });
+      const { error } = last;
+      if (error instanceof OutboundError && !error.retryable) {
+        throw failure(`${what}: ${error.message}`, { code: error.code, retryable: false });
+      }
+      const reason = error instanceof OutboundError ? error.message : 'could not connect to the site';
+      throw failure(`${what}: the CMS is unreachable (${reason})${gaveUp}`, { code: 'unreachable', retryable: true });
     }
     const { answer } = last;
     if (answer.status >= 200 && answer.status < 300) {
@@ -107,7 +113,9 @@ export function createCmsApi(options: CmsApiOptions): CmsApi {
         totalPages: headerCount(answer, 'x-wp-totalpages') ?? 0,
       };
     }
-    const answered = body ? `${status} ${body.code}: ${messageOf(body)}` : `${status} ${answer.statusText}`.trim();
+    // The status in our words only: an error body is the site's (or, behind a redirect, anyone's) text,
+    // and this message is shown to the tenant.
+    const answered = `${status} ${answer.statusText}`.trim();
     if (notNowStatuses.has(status)) {
       throw failure(`${what}: the CMS answered ${answered}${gaveUp}`, {
         status,
@@ -115,7 +123,8 @@ export function createCmsApi(options: CmsApiOptions): CmsApi {
         retryable: true,
       });
     }
-    throw failure(`${what}: the CMS answered ${answered}`, { status, code: body?.code ?? `http_${status}`, retryable: false });
+    const hint = status === 401 || status === 403 ? ' (check the username and application password)' : '';
+    throw failure(`${what}: the CMS answered ${answered}${hint}`, { status, code: cmsCodeOf(body, status), retryable: false });
   }
 
   return { list };
@@ -195,29 +204,12 @@ function readErrorBody(text: string): CmsErrorBody | undefined {
   }
 }
 
-/**
- * The message as text (WordPress' critical-error message is HTML), with the per-parameter reasons of
- * `rest_invalid_param` ("per_page must be between 1 …").
- */
-function messageOf(body: CmsErrorBody): string {
-  const params = body.data?.params;
-  const reasons =
-    params && typeof params === 'object' ? Object.values(params).filter((reason) => typeof reason === 'string') : [];
-  const message = body.message
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return reasons.length > 0 ? `${message} (${reasons.join('; ')})` : message;
+/** The CMS's own code when it looks like one (`rest_invalid_param`), for the failure's type and logs; never shown. */
+function cmsCodeOf(body: CmsErrorBody | undefined, status: number): CmsApiErrorCode {
+  return body && /^[a-z0-9_]{1,64}$/.test(body.code) ? body.code : `http_${status}`;
 }
 
 function headerCount(answer: Pick<Answer, 'headers'>, name: string): number | undefined {
   const value = answer.headers.get(name)?.trim();
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
-}
-
-function describe(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  if (cause.name === 'TimeoutError') return 'timed out';
-  const inner = cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
-  return `${cause.message}${inner}`;
 }

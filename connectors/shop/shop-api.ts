@@ -7,6 +7,7 @@
  * caller's problem and is thrown as a `ShopApiError` whose `code` says what kind, so a workflow can decide
  * between "retry later" and "tell the merchant" without parsing text.
  */
+import { OutboundError, type OutboundErrorCode } from '#platform/outbound/outbound-http.js';
 import { getPatiently, notNowStatuses, type Answer, type Patience } from '../retrying-get.js';
 import type { ShopInfo, ShopProduct } from './shop-types.js';
 
@@ -42,7 +43,9 @@ export type ShopApiErrorCode =
   | 'server_error'
   | 'unreachable'
   | 'invalid_response'
-  | 'bad_request';
+  | 'bad_request'
+  /** The request was refused before or while it was made (see `OutboundError`). */
+  | Exclude<OutboundErrorCode, 'unreachable' | 'timeout'>;
 
 /** A failure of one API call; `retryable` is true only when waiting longer could help. */
 export class ShopApiError extends Error {
@@ -81,13 +84,17 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     const label = `GET /admin/api/${options.apiVersion}${path}`;
     const last = await getPatiently(url, { 'x-shop-access-token': options.accessToken, accept: 'application/json' }, options);
     if (!last.answer) {
-      const reason = last.error instanceof Error ? `: ${last.error.message}` : '';
+      const { error } = last;
+      if (error instanceof OutboundError && !error.retryable && error.code !== 'unreachable' && error.code !== 'timeout') {
+        throw fail({ status: undefined, code: error.code, retryable: false, message: `${label}: ${error.message}` });
+      }
+      // No cause: the network layer's error names the address it tried, which the tenant must not see.
+      const reason = error instanceof OutboundError ? error.message : 'could not connect to the shop';
       throw fail({
         status: undefined,
         code: 'unreachable',
         retryable: true,
-        message: `${label} got no answer after ${last.retries + 1} attempts${reason}`,
-        cause: last.error,
+        message: `${label} got no answer after ${last.retries + 1} attempts: ${reason}`,
       });
     }
     const { answer } = last;
@@ -96,7 +103,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
         status: answer.status,
         code: answer.status === 429 ? 'rate_limited' : 'server_error',
         retryable: true,
-        message: `${label} still answered ${answer.status} after ${last.retries} retries${shopErrorText(answer.text)}`,
+        message: `${label} still answered ${answered(answer)} after ${last.retries} retries`,
       });
     }
     return answer;
@@ -169,26 +176,16 @@ function statusError(answer: Answer, label: string): ConstructorParameters<typeo
           : status >= 500
             ? 'server_error'
             : 'bad_request';
-  return { status, code, retryable: false, message: `${label} answered ${status}${shopErrorText(answer.text)}` };
+  const hint = status === 401 || status === 403 ? ' (check the access token and its scopes)' : '';
+  return { status, code, retryable: false, message: `${label} answered ${answered(answer)}${hint}` };
 }
 
 /**
- * The shop's own words from an error body, prefixed with ": ". Shop APIs send `{"errors": "text"}`,
- * `{"errors": {"field": ["problem"]}}`, `{"errors": ["text"]}` or `{"error": "text"}`; anything else
- * (an HTML page from a proxy, say) is quoted briefly.
+ * The status in our words only: an error body is the shop's (or, behind a redirect, anyone's) text, and
+ * these messages are shown to the tenant.
  */
-export function shopErrorText(bodyText: string): string {
-  const body = parseJson(bodyText);
-  const errors = body?.errors ?? body?.error;
-  let text: string;
-  if (typeof errors === 'string') text = errors;
-  else if (Array.isArray(errors)) text = errors.map(String).join('; ');
-  else if (isObject(errors)) {
-    text = Object.entries(errors)
-      .map(([field, problems]) => `${field} ${Array.isArray(problems) ? problems.join(', ') : String(problems)}`)
-      .join('; ');
-  } else text = bodyText.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return text ? `: ${text}` : '';
+function answered(answer: Answer): string {
+  return `${answer.status} ${answer.statusText}`.trim();
 }
 
 /** The `page_info` of the `rel="next"` URL in a `Link` header, e.g. `<https://…?page_info=abc>; rel="next"`. */

@@ -31,6 +31,8 @@ const apps = startAppProcesses({
     ...process.env,
     ...stack.env,
     NODE_ENV: 'development',
+    // Connectors may read a shop or site on this machine (OUTBOUND_ALLOW_PRIVATE_NETWORKS=false to try the production rule).
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: process.env.OUTBOUND_ALLOW_PRIVATE_NETWORKS || 'true',
     PORT: String(port),
     CDN_PORT: String(cdnPort),
     ADMIN_TOKEN: secrets.adminToken,
