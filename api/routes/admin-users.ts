@@ -1,6 +1,5 @@
 import { EmailTakenError } from '#tenancy/index.js';
 import { conflict } from '../errors.js';
-import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { tenantOr404 } from '../ownership.js';
 import { presentUser } from '../presenters.js';
@@ -8,9 +7,9 @@ import { createUserRequest, createdUserResponse, listOf, userResponse } from '..
 import type { AdminRouterDeps } from './admin-tenants.js';
 
 /** People of a tenant's team; their bearer token opens the dashboard-area routes. */
-export function createAdminUsersRouter({ tenancy, adminToken }: AdminRouterDeps) {
-  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 503] });
-  router.use(requireAdmin(adminToken));
+export function createAdminUsersRouter({ tenancy, requireAdmin }: AdminRouterDeps) {
+  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 429, 503] });
+  router.use(requireAdmin);
 
   router.post(
     '/admin/tenants/{tenantId}/users',
