@@ -81,7 +81,8 @@ export function createAgentRouter({
       summary: "The tenant's conversations, for the inbox",
       description:
         'Newest activity (`updatedAt`) first. By default the conversations that need a person (`waiting_for_agent` and `agent`); `status=all` for every status. ' +
-        "Reads the tenant's latest 1,000 conversations (by creation) and filters them: older ones do not appear. Roles admin and agent.",
+        'Those that need a person come from their own index (up to 1,000, latest change of status first), so newer conversations never push them out; ' +
+        "other statuses are looked for among the tenant's latest 1,000 conversations (by creation). Roles admin and agent.",
       query: listQuery,
       responses: { 200: { description: 'The conversations', schema: conversationListResponse } },
     },
