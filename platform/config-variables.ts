@@ -241,8 +241,8 @@ export const variables = {
     schema: { type: 'integer', minimum: 1 },
     default: 5000,
     description:
-      "widget messages the AI answers per operator and UTC day; past it, a visitor's message is answered 429 answer_budget_exhausted until midnight UTC",
-    usedBy: ['api'],
+      "messages the AI answers per operator and UTC day; past it, a widget visitor's message is answered 429 answer_budget_exhausted until midnight UTC, and a messaging customer is handed to a person",
+    usedBy: ['api', 'worker'],
   },
   CHAT_REPLY_TIMEOUT_SECONDS: {
     schema: { type: 'number', exclusiveMinimum: 0 },
