@@ -22,11 +22,11 @@ export interface ChatBudgets {
 export function chatRateLimits(redis: RedisClient, options: ChatBudgets) {
   const budget = <State>(
     name: string,
-    perMinute: number,
+    limit: number,
     keyOf: (ctx: Context & { state: State }) => string,
     subject: string,
     windowSeconds = 60,
-  ) => rateLimitBy<State>(redis, { prefix: options.prefix, name, perMinute, keyOf, subject, windowSeconds });
+  ) => rateLimitBy<State>(redis, { prefix: options.prefix, name, limit, keyOf, subject, windowSeconds });
   const address = (ctx: Context) => clientAddressKey(ctx.ip);
   return {
     perOperator: budget<ChatState>(

@@ -9,8 +9,8 @@ export interface RateLimitOptions<State> {
   prefix: string;
   /** Names the budget in Redis keys: budgets of different names never share a count. */
   name: string;
-  /** Requests per window: a minute unless `windowSeconds` says otherwise. */
-  perMinute: number;
+  /** Requests per window of `windowSeconds` (a minute unless set). */
+  limit: number;
   windowSeconds?: number;
   /** Whose budget a request spends. */
   keyOf(ctx: Context & { state: State }): string;
@@ -21,7 +21,7 @@ export interface RateLimitOptions<State> {
 }
 
 /**
- * A budget of `perMinute` requests per key (per window), counted in Redis so that every API process
+ * A budget of `limit` requests per key and window, counted in Redis so that every API process
  * shares it. Every answer carries the `RateLimit-*` headers; an exhausted budget is 429 with `Retry-After`.
  */
 export function rateLimitBy<State>(redis: RedisClient, options: RateLimitOptions<State>): Middleware<State> {
@@ -33,17 +33,17 @@ export function rateLimitBy<State>(redis: RedisClient, options: RateLimitOptions
       result = await limiter.consume(options.keyOf(ctx as Context & { state: State }));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw asUnavailable('redis', rejection);
-      ctx.set(headers(rejection, options.perMinute));
+      ctx.set(headers(rejection, options.limit));
       throw rateLimited(secondsToWait(rejection), options.subject);
     }
-    ctx.set(headers(result, options.perMinute));
+    ctx.set(headers(result, options.limit));
     await next();
   };
 }
 
 /**
  * Guards an authentication middleware: the requests it refuses (any 4xx it throws before passing
- * the request on) are counted per key, and a key that had `perMinute` refusals within its window
+ * the request on) are counted per key, and a key that had `limit` refusals within its window
  * is answered 429 before `auth` even looks at the request. A secret can then be guessed no faster
  * than that from one address, whatever else the routes allow.
  */
@@ -58,8 +58,8 @@ export function limitRefusals<State>(
     const refused = await limiter.get(key).catch((error: unknown) => {
       throw asUnavailable('redis', error);
     });
-    if (refused && refused.consumedPoints >= options.perMinute) {
-      ctx.set(headers(refused, options.perMinute));
+    if (refused && refused.consumedPoints >= options.limit) {
+      ctx.set(headers(refused, options.limit));
       throw rateLimited(secondsToWait(refused), options.subject);
     }
     let passed = false;
@@ -79,15 +79,12 @@ export function limitRefusals<State>(
   };
 }
 
-function limiterFor(
-  redis: RedisClient,
-  options: Pick<RateLimitOptions<never>, 'prefix' | 'name' | 'perMinute' | 'windowSeconds'>,
-) {
+function limiterFor(redis: RedisClient, options: Pick<RateLimitOptions<never>, 'prefix' | 'name' | 'limit' | 'windowSeconds'>) {
   return new RateLimiterRedis({
     storeClient: redis,
     useRedisPackage: true,
     keyPrefix: `${options.prefix}:rate-limit${options.name === 'api-key' ? '' : `:${options.name}`}`,
-    points: options.perMinute,
+    points: options.limit,
     duration: options.windowSeconds ?? 60,
   });
 }
@@ -100,7 +97,8 @@ export function rateLimitPerKey(
   options: { prefix: string; perMinute: number },
 ): Middleware<AuthenticatedState> {
   return rateLimitBy<AuthenticatedState>(redis, {
-    ...options,
+    prefix: options.prefix,
+    limit: options.perMinute,
     name: 'api-key',
     keyOf: (ctx) => ctx.state.apiKey.id,
     subject: 'this API key',

@@ -39,7 +39,7 @@ export function tokenGuards(
   const refusals = {
     prefix,
     name: 'refused-token',
-    perMinute: budgets.refusedTokensPerMinute,
+    limit: budgets.refusedTokensPerMinute,
     keyOf: byAddress,
     subject: 'this address after refused tokens',
     // A known user without the role is no guess at a token.
@@ -48,14 +48,14 @@ export function tokenGuards(
   const adminAddress = rateLimitBy<ApiState>(redis, {
     prefix,
     name: 'admin-address',
-    perMinute: budgets.adminPerMinute,
+    limit: budgets.adminPerMinute,
     keyOf: byAddress,
     subject: 'this address',
   });
   const perUser = rateLimitBy<UserState>(redis, {
     prefix,
     name: 'user',
-    perMinute: budgets.userPerMinute,
+    limit: budgets.userPerMinute,
     keyOf: (ctx) => ctx.state.user.id,
     subject: 'this user',
   });
