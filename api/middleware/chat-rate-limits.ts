@@ -1,7 +1,7 @@
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { RedisClient } from '#platform/redis.js';
 import { clientAddressKey } from '../client-address.js';
-import { rateLimitBy } from './rate-limit.js';
+import { limitRefusals, rateLimitBy } from './rate-limit.js';
 import type { ChatState, VisitorState } from '../state.js';
 
 export interface ChatBudgets {
@@ -53,6 +53,22 @@ export function chatRateLimits(redis: RedisClient, options: ChatBudgets) {
       'new conversations from this address',
       3600,
     ),
+    /**
+     * Counts what the visitor's authentication refuses (an unknown conversation, a wrong token) per
+     * address: guessing at conversations stops there, before it costs more reads.
+     */
+    refusedVisitors: (requireVisitor: Middleware<ChatState>) =>
+      limitRefusals<ChatState>(
+        redis,
+        {
+          prefix: options.prefix,
+          name: 'refused-visitor',
+          limit: options.visitorPerMinute,
+          keyOf: address,
+          subject: 'this address after refused visitor tokens',
+        },
+        requireVisitor,
+      ),
   };
 }
 

@@ -69,7 +69,7 @@ export function createChatRouter({
   const widgetStart = [rateLimits.configPerAddress, perOperator] as const;
   const newConversation = [rateLimits.perAddress, rateLimits.conversationsPerHour, perOperator] as const;
   // The routes of one conversation: their handlers see the VisitorState these leave.
-  const visitor = [requireVisitor(records), rateLimits.perVisitor, perOperator] as const;
+  const visitor = [rateLimits.refusedVisitors(requireVisitor(records)), rateLimits.perVisitor, perOperator] as const;
 
   /** A message the AI is to answer spends one of the operator's answers for today. */
   const withinAnswerBudget: Middleware<VisitorState> = async (ctx, next) => {
