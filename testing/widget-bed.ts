@@ -42,6 +42,7 @@ export const shopContent = [shopItems.returns, shopItems.shipping, shopItems.ger
 export async function startWidgetBed(): Promise<WidgetBed> {
   const stack = await startIngestionStack({
     CHAT_VISITOR_PER_MINUTE: '100000',
+    CHAT_CONFIG_PER_MINUTE: '100000',
     CHAT_CONVERSATIONS_PER_HOUR: '100000',
     CHAT_REPLY_TIMEOUT_SECONDS: '20',
   });
