@@ -13,6 +13,7 @@ import type { ConversationRecords } from '#conversations/records.js';
 import type { StartWidgetConversation } from '#conversations/start.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
+import { createAnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationTimers } from '#workflows/conversation/types.js';
 import type { ArticleFeed } from '#articles/ai-feed.js';
 import type { ArticleSearch } from '#articles/article-search.js';
@@ -30,7 +31,8 @@ import type { SyncState } from '#connectors/sync-state.js';
 import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
-import { chatRateLimits } from './middleware/chat-rate-limits.js';
+import { chatRateLimits, type ChatBudgets } from './middleware/chat-rate-limits.js';
+import { tokenGuards, type TokenBudgets } from './middleware/token-budgets.js';
 import { rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
@@ -105,14 +107,16 @@ export interface AppDeps {
     redisPrefix: string;
     bodyLimitBytes: number;
     rateLimitPerMinute: number;
+    /** Budgets of the routes behind the admin token and user tokens. */
+    tokens: Omit<TokenBudgets, 'prefix'>;
     publicBaseUrl: string;
     version: string;
-    trustProxy: boolean;
-    chat: {
+    /** Proxies in front of the API that each append to X-Forwarded-For: 0 trusts no header. */
+    trustedProxyHops: number;
+    chat: Omit<ChatBudgets, 'prefix'> & {
       timers: ConversationTimers;
       replyTimeoutMs: number;
-      visitorPerMinute: number;
-      operatorPerMinute: number;
+      operatorAnswersPerDay: number;
     };
   };
 }
@@ -133,7 +137,10 @@ export function createApp({
   connectors,
   settings,
 }: AppDeps): Koa<ApiState> {
-  const app = new Koa<ApiState>({ proxy: settings.trustProxy });
+  // The client address (ctx.ip) is the X-Forwarded-For entry as many hops from the right as there
+  // are proxies we run: what is left of it was written by the client and proves nothing.
+  const hops = settings.trustedProxyHops;
+  const app = new Koa<ApiState>({ proxy: hops > 0, maxIpsCount: hops });
   app.on('error', (error: Error & { code?: string }, ctx?: Koa.Context) => {
     // A visitor closing an event stream is how those streams end, not an error.
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
@@ -141,16 +148,20 @@ export function createApp({
   });
 
   const rateLimit = rateLimitPerKey(redis, { prefix: settings.redisPrefix, perMinute: settings.rateLimitPerMinute });
-  const admin = { tenancy, adminToken: settings.adminToken };
+  const { requireAdmin, requireUser } = tokenGuards(redis, tenancy, settings.adminToken, {
+    prefix: settings.redisPrefix,
+    ...settings.tokens,
+  });
+  const admin = { tenancy, requireAdmin };
   const routers = [
-    createHealthRouter({ checks, version: settings.version }),
+    createHealthRouter({ checks, version: settings.version, logger }),
     createAdminTenantsRouter(admin),
     createAdminApiKeysRouter(admin),
     createAdminOperatorsRouter(admin),
     createAdminUsersRouter(admin),
     createAdminReindexRouter({ ...admin, reindex }),
     createAdminSecretsRouter({
-      adminToken: settings.adminToken,
+      requireAdmin,
       stores: [
         { kind: 'messaging-connection', resealAll: () => messaging.connections.resealAll() },
         { kind: 'connector', resealAll: () => connectors.records.resealAll() },
@@ -166,10 +177,12 @@ export function createApp({
       tenancy,
       ...chat,
       rateLimits: chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat }),
+      answerBudget: createAnswerBudget(redis, { prefix: settings.redisPrefix, perDay: settings.chat.operatorAnswersPerDay }),
       settings: settings.chat,
     }),
     createMessagingConnectionsRouter({
       tenancy,
+      requireUser,
       connections: messaging.connections,
       allowDevelopmentMode: messaging.allowDevelopmentMode,
       publicBaseUrl: settings.publicBaseUrl,
@@ -181,6 +194,7 @@ export function createApp({
     }),
     createConnectorsRouter({
       tenancy,
+      requireUser,
       connectors: connectors.records,
       setup: connectors.setup,
       syncState: connectors.syncState,
@@ -193,7 +207,7 @@ export function createApp({
       events: connectors.events,
       replays: createShopWebhookReplays(redis, settings.redisPrefix),
     }),
-    createAgentRouter({ tenancy, ...chat, channel: messaging.channel }),
+    createAgentRouter({ requireUser, ...chat, channel: messaging.channel }),
     createAgentPageRouter(),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));

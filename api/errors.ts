@@ -39,6 +39,16 @@ export const rateLimited = (retryAfterSeconds: number, subject = 'this API key')
     'Retry-After': String(retryAfterSeconds),
   });
 
+/** The operator's AI answers for today are used up: nothing a retry within the day changes. */
+export const answerBudgetExhausted = (retryAfterSeconds: number) =>
+  new AppError(
+    429,
+    'answer_budget_exhausted',
+    'This assistant has answered all the messages it may answer today: ask for a person, or write again after midnight UTC.',
+    undefined,
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
 /**
  * Turns anything thrown into an AppError: errors from koa and its body parser keep their status,
  * an unreachable dependency becomes 503 naming it, and everything else is a 500 that reveals nothing.

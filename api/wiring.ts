@@ -129,14 +129,22 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       redisPrefix: config.redis.prefix,
       bodyLimitBytes: config.bodyLimitBytes,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      tokens: {
+        adminPerMinute: config.adminPerMinute,
+        userPerMinute: config.userPerMinute,
+        refusedTokensPerMinute: config.refusedTokensPerMinute,
+      },
       publicBaseUrl: config.publicBaseUrl,
       version: serviceVersion,
-      trustProxy: config.trustProxy,
+      trustedProxyHops: config.trustedProxyHops,
       chat: {
         timers,
         replyTimeoutMs: config.conversations.replyTimeoutMs,
         visitorPerMinute: config.conversations.visitorPerMinute,
         operatorPerMinute: config.conversations.operatorPerMinute,
+        configPerMinute: config.conversations.configPerMinute,
+        conversationsPerHour: config.conversations.conversationsPerHour,
+        operatorAnswersPerDay: config.conversations.operatorAnswersPerDay,
       },
     },
   });

@@ -62,6 +62,10 @@ export async function startMeasuredStack(name: string, env: Record<string, strin
     RATE_LIMIT_PER_MINUTE: '1000000',
     CHAT_VISITOR_PER_MINUTE: '1000000',
     CHAT_OPERATOR_PER_MINUTE: '1000000',
+    CHAT_CONFIG_PER_MINUTE: '1000000',
+    CHAT_CONVERSATIONS_PER_HOUR: '1000000',
+    OPERATOR_ANSWERS_PER_DAY: '1000000',
+    USER_PER_MINUTE: '1000000',
     ...env,
   };
   const redis = createClient({ url: stack.env.REDIS_URL });

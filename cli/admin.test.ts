@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { createTemporalClient } from '#platform/temporal.js';
 import { startTestApi, type TestApi } from '#testing/api.js';
@@ -21,11 +22,12 @@ test.after.always(async () => {
 });
 
 /** Runs the CLI in-process with the given environment, capturing its output. */
-async function cli(argv: string[], env: Record<string, string> = {}) {
+async function cli(argv: string[], env: Record<string, string> = {}, stdin?: string) {
   let stdout = '';
   let stderr = '';
   const code = await runAdminCli(argv, {
     env,
+    ...(stdin === undefined ? {} : { stdin: Readable.from([stdin]) }),
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
@@ -34,7 +36,7 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
 
 /** Runs the CLI against the test API with its admin token; expects success and returns the JSON printed. */
 async function admin(...argv: string[]) {
-  const result = await cli([...argv, '--api-url', api.url, '--token', api.adminToken]);
+  const result = await cli([...argv, '--api-url', api.url], { ADMIN_TOKEN: api.adminToken });
   if (result.code !== 0) throw new Error(`admin ${argv.join(' ')} exited ${result.code}: ${result.stderr}`);
   return result.json();
 }
@@ -55,16 +57,9 @@ test('tenants and knowledge bases: create, read, list', async (t) => {
 test('knowledge bases: a re-index and its status', async (t) => {
   const tenant = await admin('tenants', 'create', 'Reindex');
   const kb = tenant.defaultKnowledgeBaseId;
-  const missing = await cli([
-    'knowledge-bases',
-    'reindex-status',
-    tenant.id,
-    kb,
-    '--api-url',
-    api.url,
-    '--token',
-    api.adminToken,
-  ]);
+  const missing = await cli(['knowledge-bases', 'reindex-status', tenant.id, kb, '--api-url', api.url], {
+    ADMIN_TOKEN: api.adminToken,
+  });
   t.is(missing.code, 1);
   t.regex(missing.stderr, /^error: not_found: /);
 
@@ -162,22 +157,33 @@ test('operators: rotate the key, disable and enable', async (t) => {
 });
 
 test('an API error exits 1 and prints the code, message and details', async (t) => {
-  const auth = ['--api-url', api.url, '--token', api.adminToken];
-  const missing = await cli(['tenants', 'get', '00000000-0000-4000-8000-000000000000', ...auth]);
+  const auth = ['--api-url', api.url];
+  const env = { ADMIN_TOKEN: api.adminToken };
+  const missing = await cli(['tenants', 'get', '00000000-0000-4000-8000-000000000000', ...auth], env);
   t.is(missing.code, 1);
   t.is(missing.stdout, '');
   t.regex(missing.stderr, /^error: not_found: /);
 
   const tenant = await admin('tenants', 'create', 'Invalid');
-  const invalid = await cli(['api-keys', 'create', tenant.id, '--name', 'x', '--scope', 'everything', ...auth]);
+  const invalid = await cli(['api-keys', 'create', tenant.id, '--name', 'x', '--scope', 'everything', ...auth], env);
   t.is(invalid.code, 1);
   t.regex(invalid.stderr, /^error: invalid_payload: .*\n {2}\/scopes\/0: /);
 });
 
 test('a wrong admin token exits 1 with unauthorized', async (t) => {
-  const result = await cli(['tenants', 'create', 'Nope', '--api-url', api.url, '--token', 'adm_wrong']);
+  const result = await cli(['tenants', 'create', 'Nope', '--api-url', api.url], { ADMIN_TOKEN: 'adm_wrong' });
   t.is(result.code, 1);
   t.regex(result.stderr, /^error: unauthorized: /);
+});
+
+test('the token is never an argument: it comes from the environment or standard input', async (t) => {
+  const onArgv = await cli(['tenants', 'create', 'Argv', '--api-url', api.url, '--token', api.adminToken]);
+  t.is(onArgv.code, 2, 'ps would show it to every user of the machine');
+  t.regex(onArgv.stderr, /^error: .*--token/);
+
+  const piped = await cli(['tenants', 'create', 'Piped', '--api-url', api.url, '--token-stdin'], {}, `${api.adminToken}\n`);
+  t.is(piped.code, 0, piped.stderr);
+  t.like(piped.json(), { name: 'Piped' });
 });
 
 test('usage errors exit 2 with the usage text', async (t) => {
@@ -208,7 +214,7 @@ test('the token defaults to the local secrets file, and its absence is a clear e
   t.is(missing.code, 1);
   t.is(
     missing.stderr,
-    `error: no admin token: pass --token, set ADMIN_TOKEN, or start the service once to create ${join(dataDir, 'secrets.json')}\n`,
+    `error: no admin token: set ADMIN_TOKEN, pipe it in with --token-stdin, or start the service once to create ${join(dataDir, 'secrets.json')}\n`,
   );
 
   await writeFile(join(dataDir, 'secrets.json'), JSON.stringify({ adminToken: api.adminToken }));

@@ -12,7 +12,7 @@ import { AdminApiError, createAdminClient } from './admin-client.js';
 
 const options = {
   'api-url': { type: 'string' },
-  token: { type: 'string' },
+  'token-stdin': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   name: { type: 'string' },
   scope: { type: 'string', multiple: true },
@@ -24,7 +24,7 @@ const options = {
   role: { type: 'string' },
 } as const;
 
-const globalOptions = ['api-url', 'token', 'help'] as const;
+const globalOptions = ['api-url', 'token-stdin', 'help'] as const;
 type FieldOption = Exclude<keyof typeof options, (typeof globalOptions)[number]>;
 type Values = ReturnType<typeof parse>['values'];
 
@@ -141,13 +141,16 @@ ${Object.entries(commands)
 
 Options:
   --api-url <url>    the API (default: $API_URL, else http://127.0.0.1:$PORT, PORT defaulting to 3000)
-  --token <token>    the admin token (default: $ADMIN_TOKEN, else adminToken in $DATA_DIR/secrets.json,
-                     DATA_DIR defaulting to .data)
+  --token-stdin      read the admin token from standard input (its first line); without it, the token
+                     is $ADMIN_TOKEN, else adminToken in $DATA_DIR/secrets.json (DATA_DIR defaulting
+                     to .data). Never on the command line, where every user of the machine sees it.
   -h, --help         print this text
 `;
 
 export interface AdminCliIo {
   env: Record<string, string | undefined>;
+  /** Read with --token-stdin only. */
+  stdin?: AsyncIterable<string | Buffer>;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
 }
@@ -172,9 +175,11 @@ export async function runAdminCli(argv: string[], io: AdminCliIo): Promise<numbe
   const { command, args, values } = request;
   const baseUrl = values['api-url'] ?? io.env.API_URL ?? `http://127.0.0.1:${io.env.PORT ?? 3000}`;
   const secretsFile = join(io.env.DATA_DIR ?? '.data', 'secrets.json');
-  const adminToken = values.token ?? io.env.ADMIN_TOKEN ?? readLocalAdminToken(secretsFile);
+  const adminToken = values['token-stdin'] ? await firstLine(io.stdin) : (io.env.ADMIN_TOKEN ?? readLocalAdminToken(secretsFile));
   if (!adminToken) {
-    io.stderr.write(`error: no admin token: pass --token, set ADMIN_TOKEN, or start the service once to create ${secretsFile}\n`);
+    io.stderr.write(
+      `error: no admin token: set ADMIN_TOKEN, pipe it in with --token-stdin, or start the service once to create ${secretsFile}\n`,
+    );
     return 1;
   }
 
@@ -225,6 +230,16 @@ function parseCommand(argv: string[]) {
   if (missing) throw new UsageError(`${name} needs --${missing}`);
 
   return { command, args, values };
+}
+
+/** The first line of standard input, trimmed; undefined when there is none. */
+async function firstLine(input: AsyncIterable<string | Buffer> | undefined): Promise<string | undefined> {
+  let text = '';
+  for await (const chunk of input ?? []) {
+    text += chunk.toString();
+    if (text.includes('\n')) break;
+  }
+  return text.split('\n')[0]!.trim() || undefined;
 }
 
 function readLocalAdminToken(file: string): string | undefined {

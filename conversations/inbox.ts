@@ -2,14 +2,14 @@ import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js'
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { Channel, ConversationStatus } from '#workflows/conversation/types.js';
-import type { ConversationRecord, ConversationRecords } from './records.js';
+import { needsPerson, type ConversationRecord, type ConversationRecords } from './records.js';
 import { conversationKeys } from './redis-keys.js';
 
-/** How many of a tenant's newest conversations the inbox looks at. */
+/** How many of a tenant's conversations the inbox looks at: the newest, or those that need a person. */
 export const scannedConversations = 1_000;
 
 /** The statuses the inbox shows by default: the conversations that need a person. */
-export const needsPerson: readonly ConversationStatus[] = ['waiting_for_agent', 'agent'];
+export { needsPerson };
 
 /** Which conversations the inbox lists; without a status, those that need a person; without a channel, every channel. */
 export interface InboxFilter {
@@ -39,10 +39,10 @@ export interface InboxDeps {
 }
 
 /**
- * What the agent inbox reads. The list reads the tenant's newest conversations by creation time
- * (at most `scannedConversations`) and filters them in memory: simple, and enough while a tenant
- * has few open conversations among its latest thousand. A status index per tenant is the next step
- * when that stops being true.
+ * What the agent inbox reads. Conversations that need a person come from their own index, so
+ * however many conversations were started since (a flood of junk ones too), a customer waiting for
+ * a person stays in view. Other lists read the tenant's newest conversations by creation time; every
+ * list reads at most `scannedConversations` records and filters them in memory.
  */
 export function createInbox({ redis, prefix, records, channel }: InboxDeps) {
   const keys = conversationKeys(prefix);
@@ -71,9 +71,12 @@ export function createInbox({ redis, prefix, records, channel }: InboxDeps) {
 
     /** The tenant's conversations that pass the filter, newest activity first. */
     async list(tenantId: string, filter: InboxFilter): Promise<ConversationSummary[]> {
-      const ids = await redis.zRange(keys.ofTenant(tenantId), 0, scannedConversations - 1, { REV: true });
-      const found = await Promise.all(ids.map((id) => records.get(id)));
       const statuses = filter.status === 'all' ? undefined : filter.status ? [filter.status] : needsPerson;
+      const index = statuses?.every((status) => needsPerson.includes(status))
+        ? keys.needingPerson(tenantId)
+        : keys.ofTenant(tenantId);
+      const ids = await redis.zRange(index, 0, scannedConversations - 1, { REV: true });
+      const found = await Promise.all(ids.map((id) => records.get(id)));
       const matching = found
         .filter((record): record is ConversationRecord => record !== undefined && record.tenantId === tenantId)
         .filter((record) => !statuses || statuses.includes(record.status))

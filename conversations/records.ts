@@ -19,9 +19,13 @@ export interface ConversationRecord extends ConversationRef {
   updatedAt: string;
 }
 
+/** The statuses in which a conversation needs a person: the agent inbox's default list. */
+export const needsPerson: readonly ConversationStatus[] = ['waiting_for_agent', 'agent'];
+
 /**
  * Each conversation's record in a Redis hash (the workflow decides; this is what the API reads), and
- * a per-tenant index by creation time for the agent inbox.
+ * two per-tenant indexes for the agent inbox: every conversation by creation time, and those that
+ * need a person by their last change of status (however many newer ones were started since).
  */
 export function createConversationRecords(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
   const keys = conversationKeys(prefix);
@@ -45,8 +49,17 @@ export function createConversationRecords(redis: RedisClient, prefix: string, no
       return hash.tenantId ? fromHash(conversationId, hash) : undefined;
     },
 
-    async setStatus(conversationId: string, status: ConversationStatus, agentName: string | null): Promise<void> {
-      await redis.hSet(keys.record(conversationId), { status, agentName: agentName ?? '', updatedAt: now().toISOString() });
+    async setStatus(
+      { conversationId, tenantId }: Pick<ConversationRecord, 'conversationId' | 'tenantId'>,
+      status: ConversationStatus,
+      agentName: string | null,
+    ): Promise<void> {
+      const updatedAt = now().toISOString();
+      const writes = redis.multi().hSet(keys.record(conversationId), { status, agentName: agentName ?? '', updatedAt });
+      if (needsPerson.includes(status))
+        writes.zAdd(keys.needingPerson(tenantId), { score: Date.parse(updatedAt), value: conversationId });
+      else writes.zRem(keys.needingPerson(tenantId), conversationId);
+      await writes.exec();
     },
 
     /** Removes a record whose workflow could not be started. */
@@ -55,6 +68,7 @@ export function createConversationRecords(redis: RedisClient, prefix: string, no
         .multi()
         .del(keys.record(record.conversationId))
         .zRem(keys.ofTenant(record.tenantId), record.conversationId)
+        .zRem(keys.needingPerson(record.tenantId), record.conversationId)
         .exec();
     },
   });

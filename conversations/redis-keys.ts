@@ -6,5 +6,7 @@ export function conversationKeys(prefix: string) {
     events: (conversationId: string) => `${prefix}:conversation:${conversationId}:events`,
     live: (conversationId: string) => `${prefix}:conversation-live:${conversationId}`,
     ofTenant: (tenantId: string) => `${prefix}:tenant:${tenantId}:conversations`,
+    /** The tenant's conversations waiting for or with a person, by when they last changed status. */
+    needingPerson: (tenantId: string) => `${prefix}:tenant:${tenantId}:conversations-needing-person`,
   };
 }

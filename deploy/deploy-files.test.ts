@@ -29,6 +29,7 @@ interface Service {
   depends_on?: string[] | Record<string, { condition?: string }>;
   deploy?: { replicas?: number };
   healthcheck?: object;
+  volumes?: string[];
 }
 
 interface Versions {
@@ -183,7 +184,22 @@ test('the public ports are published, the API one through its proxy', (t) => {
   }
   // Replicas cannot share a host port, so the proxy holds 3000 and forwards to the API's own port.
   const proxy = commandOf(service('api-proxy'));
-  t.is(proxy[proxy.indexOf('--to') + 1], `api:${service('api').environment?.PORT}`, 'api-proxy forwards to the API port');
+  const caddyfile = proxy[proxy.indexOf('--config') + 1];
+  const mounted = (service('api-proxy').volumes ?? []).find((volume) => volume.split(':')[1] === caddyfile);
+  t.truthy(mounted, `api-proxy should mount its ${caddyfile}`);
+  const config = readFileSync(resolve(deployDir, mounted!.split(':')[0]!), 'utf8');
+  const directives = config.replace(/#.*$/gm, '');
+  t.regex(
+    directives,
+    new RegExp(`reverse_proxy api:${service('api').environment?.PORT}\\b`),
+    'api-proxy forwards to the API port',
+  );
+});
+
+test("the API reads the client address from the one proxy in front of it, which trusts nobody's X-Forwarded-For", (t) => {
+  const config = readFileSync(inRepo('deploy/caddy/Caddyfile'), 'utf8').replace(/#.*$/gm, '');
+  t.notRegex(config, /trusted_proxies/, 'Caddy replaces what clients send: one trusted hop');
+  t.is(service('api').environment?.TRUSTED_PROXY_HOPS, '1');
 });
 
 test('api and worker run at least two replicas', (t) => {

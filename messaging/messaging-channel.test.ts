@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import test from 'ava';
 import { createTranscript } from '#conversations/transcript.js';
 import { createConversationRecords } from '#conversations/records.js';
+import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { eventually } from '#testing/eventually.js';
@@ -230,6 +231,31 @@ test('an answer that found nothing offers a person as a valid reply button; tapp
   const tap = inboundOf('inbound-button-reply', { phoneNumberId: connected.phoneNumberId, from: connected.customer });
   tap.entry[0].changes[0].value.messages[0].interactive.button_reply = interactive.action.buttons[0].reply;
   await connected.send(tap);
+  const conversationId = (await connected.conversationId())!;
+  const record = await eventually(
+    () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId),
+    (value) => value?.status === 'waiting_for_agent',
+  );
+  t.is(record?.status, 'waiting_for_agent');
+});
+
+test("past the operator's answers for the day, a customer is handed to a person with a polite reply", async (t) => {
+  const connected = await connectedTenant();
+  // Another process (the API, another worker) spent the operator's whole day.
+  const budget = createAnswerBudget(stack.api.redis, {
+    prefix: stack.api.config.redis.prefix,
+    perDay: stack.api.config.conversations.operatorAnswersPerDay,
+  });
+  const operatorId = connected.tenant.operator.id as string;
+  for (let spent = 0; spent < stack.api.config.conversations.operatorAnswersPerDay; spent += 500) {
+    await Promise.all(Array.from({ length: 500 }, () => budget.spend(operatorId)));
+  }
+
+  await connected.send(connected.text('How many days do I have to return an item?'));
+  const [reply] = await replies(connected, 1);
+  const text = (reply!.body.text as { body: string }).body;
+  t.regex(text, /passing you to a person/);
+  t.notRegex(text, /30 days/, 'no AI answer');
   const conversationId = (await connected.conversationId())!;
   const record = await eventually(
     () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId),

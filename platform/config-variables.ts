@@ -51,11 +51,11 @@ export const variables = {
     usedBy: ['api', 'cdn'],
     requiredInProduction: true,
   },
-  TRUST_PROXY: {
-    schema: { enum: ['true', 'false'] },
-    default: 'false',
+  TRUSTED_PROXY_HOPS: {
+    schema: { type: 'integer', minimum: 0, maximum: 10 },
+    default: 0,
     description:
-      'true behind a load balancer that sets X-Forwarded-For: the visitor address (per-visitor rate limits before a conversation exists) is read from it',
+      "how many proxies in front of the API each append the address they were called from to X-Forwarded-For (the shipped compose file: 1, its Caddy); the client address, which per-address rate limits count, is the entry that many hops from the right. 0 reads no header: the socket's address",
     usedBy: ['api'],
   },
   HELP_CENTER_ARTICLE_URL: {
@@ -193,6 +193,13 @@ export const variables = {
       'least cosine similarity between the question and a passage for the AI to answer from it; below it, the AI says it does not know. By default 0.3 for local, 0.15 for hashed, 0.35 for openai embeddings',
     usedBy: ['worker'],
   },
+  ANSWERS_MAX_TOKENS: {
+    schema: { type: 'integer', minimum: 16, maximum: 16384 },
+    default: 800,
+    description:
+      'most tokens the openai answers provider may write per answer (max_tokens): bounds the cost and length of each answer',
+    usedBy: ['worker'],
+  },
   CONVERSATION_AGENT_WAIT_SECONDS: {
     schema: { type: 'number', exclusiveMinimum: 0 },
     default: 120,
@@ -216,6 +223,26 @@ export const variables = {
     default: 3000,
     description: "requests all visitors of one operator's widget may make per minute together",
     usedBy: ['api'],
+  },
+  CHAT_CONFIG_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 300,
+    description:
+      'widget starts (GET /chat/config) each client address (an IPv6 /64) may make per minute: every page view of the widget asks once, and many visitors can share an address',
+    usedBy: ['api'],
+  },
+  CHAT_CONVERSATIONS_PER_HOUR: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 60,
+    description: "conversations each client address (an IPv6 /64) may start per hour with one operator's widget",
+    usedBy: ['api'],
+  },
+  OPERATOR_ANSWERS_PER_DAY: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 5000,
+    description:
+      "messages the AI answers per operator and UTC day; past it, a widget visitor's message is answered 429 answer_budget_exhausted until midnight UTC, and a messaging customer is handed to a person",
+    usedBy: ['api', 'worker'],
   },
   CHAT_REPLY_TIMEOUT_SECONDS: {
     schema: { type: 'number', exclusiveMinimum: 0 },
@@ -313,6 +340,26 @@ export const variables = {
     schema: { type: 'integer', minimum: 1 },
     default: 600,
     description: 'requests each API key may make per minute; more are answered 429',
+    usedBy: ['api'],
+  },
+  USER_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 300,
+    description:
+      'requests each tenant user (its token) may make per minute on /agent, /integrations and /connectors; more are answered 429',
+    usedBy: ['api'],
+  },
+  ADMIN_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 600,
+    description: 'requests each client address may make per minute on /admin; more are answered 429',
+    usedBy: ['api'],
+  },
+  REFUSED_TOKENS_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 10,
+    description:
+      'refused admin or user tokens each client address may send per minute: past it, the address is answered 429 (even with a right token) until the minute ends, so tokens cannot be guessed faster',
     usedBy: ['api'],
   },
 } satisfies Record<string, VariableSpec>;

@@ -9,8 +9,8 @@ export interface Config {
   port: number;
   cdnPort: number;
   publicBaseUrl: string;
-  /** Read client addresses from X-Forwarded-For. */
-  trustProxy: boolean;
+  /** Proxies in front of the API that append to X-Forwarded-For: 0 reads the socket's address. */
+  trustedProxyHops: number;
   /** Template of a help-centre article's address, with {knowledgeBaseId} and {slug}. */
   helpCenterArticleUrl: string;
   temporal: { address: string; namespace: string; taskQueue: string };
@@ -46,6 +46,10 @@ export interface Config {
   rateLimitPerMinute: number;
   /** The lifecycle of tenants' credentials. */
   credentials: { userTokenLifetimeMs: number; operatorKeyGraceMs: number };
+  /** Budgets of the dashboard-area and admin routes. */
+  userPerMinute: number;
+  adminPerMinute: number;
+  refusedTokensPerMinute: number;
 }
 
 export type EmbeddingsConfig =
@@ -62,13 +66,17 @@ export type EmbeddingsConfig =
       batchSize: number;
     };
 
-export type AnswersConfig = { provider: 'extractive' } | { provider: 'openai'; baseUrl: string; model: string; apiKey: string };
+export type AnswersConfig =
+  { provider: 'extractive' } | { provider: 'openai'; baseUrl: string; model: string; apiKey: string; maxTokens: number };
 
 export interface ConversationsConfig {
   agentWaitNoticeMs: number;
   idleTimeoutMs: number;
   visitorPerMinute: number;
   operatorPerMinute: number;
+  configPerMinute: number;
+  conversationsPerHour: number;
+  operatorAnswersPerDay: number;
   replyTimeoutMs: number;
 }
 
@@ -158,7 +166,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     port,
     cdnPort: Number(values.CDN_PORT),
     publicBaseUrl: String(values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
-    trustProxy: values.TRUST_PROXY === 'true',
+    trustedProxyHops: Number(values.TRUSTED_PROXY_HOPS),
     helpCenterArticleUrl: String(
       values.HELP_CENTER_ARTICLE_URL ??
         `${String(values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, '')}/help/{knowledgeBaseId}/{slug}`,
@@ -191,6 +199,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
             baseUrl: String(values.ANSWERS_BASE_URL).replace(/\/+$/, ''),
             model: String(values.ANSWERS_MODEL),
             apiKey: String(values.ANSWERS_API_KEY ?? ''),
+            maxTokens: Number(values.ANSWERS_MAX_TOKENS),
           }
         : { provider: 'extractive' },
     answerEvidence: {
@@ -202,6 +211,9 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       idleTimeoutMs: Number(values.CONVERSATION_IDLE_MINUTES) * 60_000,
       visitorPerMinute: Number(values.CHAT_VISITOR_PER_MINUTE),
       operatorPerMinute: Number(values.CHAT_OPERATOR_PER_MINUTE),
+      configPerMinute: Number(values.CHAT_CONFIG_PER_MINUTE),
+      conversationsPerHour: Number(values.CHAT_CONVERSATIONS_PER_HOUR),
+      operatorAnswersPerDay: Number(values.OPERATOR_ANSWERS_PER_DAY),
       replyTimeoutMs: Number(values.CHAT_REPLY_TIMEOUT_SECONDS) * 1000,
     },
     ...(adminToken === undefined ? {} : { adminToken: String(adminToken) }),
@@ -219,6 +231,9 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       userTokenLifetimeMs: Number(values.USER_TOKEN_LIFETIME_DAYS) * 24 * 3600 * 1000,
       operatorKeyGraceMs: Number(values.OPERATOR_KEY_GRACE_HOURS) * 3600 * 1000,
     },
+    userPerMinute: Number(values.USER_PER_MINUTE),
+    adminPerMinute: Number(values.ADMIN_PER_MINUTE),
+    refusedTokensPerMinute: Number(values.REFUSED_TOKENS_PER_MINUTE),
   };
 }
 

@@ -45,3 +45,27 @@ export function checkDependencies(checks: DependencyChecks, timeoutMs = 2_000): 
     }),
   );
 }
+
+/**
+ * `checkDependencies` with its result kept for `ttlMs`: callers within that time, and callers
+ * while a round of probes is under way, share one round. Health routes are public and polled by
+ * load balancers: hammering them costs one probe of each dependency per `ttlMs`, no more.
+ */
+export function cachedDependencyChecks(
+  checks: DependencyChecks,
+  options: { ttlMs?: number; timeoutMs?: number; now?: () => number } = {},
+): () => Promise<DependencyStatus[]> {
+  const { ttlMs = 1_000, timeoutMs, now = () => performance.now() } = options;
+  let last: { at: number; statuses: Promise<DependencyStatus[]> } | undefined;
+  return () => {
+    if (!last || now() - last.at >= ttlMs) {
+      const round = { at: Number.POSITIVE_INFINITY, statuses: checkDependencies(checks, timeoutMs) };
+      // The round's age counts from when it ended: until then, every caller waits for it.
+      void round.statuses.then(() => {
+        round.at = now();
+      });
+      last = round;
+    }
+    return last.statuses;
+  };
+}

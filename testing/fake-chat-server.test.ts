@@ -56,7 +56,9 @@ test('streams a reply as OpenAI does: role chunk, one chunk per token, finish ch
   t.is(tokens.join(''), defaultFakeReply);
   t.regex(defaultFakeReply, /\[1\]/);
 
-  t.deepEqual(server.calls, [{ model: 'gpt-test', messages, stream: true, temperature: undefined, status: 200 }]);
+  t.deepEqual(server.calls, [
+    { model: 'gpt-test', messages, stream: true, temperature: undefined, maxTokens: undefined, status: 200 },
+  ]);
 });
 
 test('the SDK reads the stream and the plain completion, and the reply can depend on the request', async (t) => {

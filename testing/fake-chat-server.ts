@@ -35,6 +35,8 @@ export interface FakeChatRequest {
   messages: FakeChatMessage[];
   stream: boolean;
   temperature: number | undefined;
+  /** `max_tokens` as sent. */
+  maxTokens: number | undefined;
 }
 
 export interface FakeChatMessage {
@@ -71,6 +73,7 @@ export async function startFakeChatServer(options: { apiKey: string }): Promise<
       messages: Array.isArray(params.messages) ? params.messages.map(toMessage) : [],
       stream: params.stream === true,
       temperature: typeof params.temperature === 'number' ? params.temperature : undefined,
+      maxTokens: typeof params.max_tokens === 'number' ? params.max_tokens : undefined,
       status: 200,
     };
     calls.push(call);

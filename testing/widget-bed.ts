@@ -40,7 +40,12 @@ export interface WidgetBed {
 export const shopContent = [shopItems.returns, shopItems.shipping, shopItems.germanReturns, shopItems.giftCards];
 
 export async function startWidgetBed(): Promise<WidgetBed> {
-  const stack = await startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '100000', CHAT_REPLY_TIMEOUT_SECONDS: '20' });
+  const stack = await startIngestionStack({
+    CHAT_VISITOR_PER_MINUTE: '100000',
+    CHAT_CONFIG_PER_MINUTE: '100000',
+    CHAT_CONVERSATIONS_PER_HOUR: '100000',
+    CHAT_REPLY_TIMEOUT_SECONDS: '20',
+  });
   const tenant = await chattingTenant(stack.api, { allowedDomains: ['shop.test', '*.shop.test'] });
   const response = await stack.api.request('POST', '/ingest/bulk', { body: { items: shopContent }, headers: tenant.headers });
   const jobs = await waitForJobs(stack.api, tenant.headers, response.body.jobIds);

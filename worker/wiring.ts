@@ -4,6 +4,7 @@ import { createActivities } from '#activities/index.js';
 import { answerRetrieval, createAnswerGenerator, createQuestionAnswerer } from '#answering/index.js';
 import { createProcessEmbedders, createSentenceEmbedders } from '#knowledge/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
+import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createChannelState } from '#messaging/channel-state.js';
@@ -77,6 +78,10 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     conversations: {
       records: createConversationRecords(redis, config.redis.prefix),
       transcript,
+      answerBudget: createAnswerBudget(redis, {
+        prefix: config.redis.prefix,
+        perDay: config.conversations.operatorAnswersPerDay,
+      }),
       events: createEventPublisher(redis, config.redis.prefix),
       answerQuestion: createQuestionAnswerer({
         search,

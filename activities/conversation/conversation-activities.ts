@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { AnswerQuestion } from '#answering/answer-question.js';
 import { asksForHuman } from '#answering/handoff-intent.js';
 import { resolveLocale, stringsFor, type OperatorStrings } from '#answering/locales.js';
+import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationEvent, EventPublisher } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
@@ -22,6 +23,11 @@ export interface ConversationActivityDeps {
   transcript: Pick<Transcript, 'append'>;
   events: EventPublisher;
   answerQuestion: AnswerQuestion;
+  /**
+   * Each operator's AI answers per UTC day. The API counts a widget message when it accepts it (and
+   * refuses it past the budget); a messaging customer cannot be refused, so theirs are counted here.
+   */
+  answerBudget: Pick<AnswerBudget, 'spend'>;
   now?: () => Date;
 }
 
@@ -44,6 +50,7 @@ export function createConversationActivities({
   transcript,
   events,
   answerQuestion,
+  answerBudget,
   now = () => new Date(),
 }: ConversationActivityDeps) {
   const publish = (ref: ConversationRef, event: ConversationEvent) => events.publish(ref.conversationId, event);
@@ -71,7 +78,11 @@ export function createConversationActivities({
       // A retry starts the answer over: followers drop what an earlier attempt streamed.
       if (context.info.attempt > 1) tokens.reset();
 
-      if (asksForHuman(message.text, locale)) {
+      // Past the operator's budget, a messaging customer is handed to a person rather than left unanswered.
+      if (
+        asksForHuman(message.text, locale) ||
+        (ref.channel === 'messaging' && !(await answerBudget.spend(ref.operatorId)).allowed)
+      ) {
         const text = stringsFor(locale).handoffStarted;
         tokens.token(text);
         await tokens.flush();
@@ -131,7 +142,7 @@ export function createConversationActivities({
       effectId: number;
     }): Promise<void> {
       const { conversation: ref } = input;
-      await records.setStatus(ref.conversationId, input.status, input.agent?.name ?? null);
+      await records.setStatus(ref, input.status, input.agent?.name ?? null);
       if (input.notice) {
         const text = notices[input.notice](stringsFor(resolveLocale(ref.locale)), input.agent);
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));

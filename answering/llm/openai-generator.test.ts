@@ -8,7 +8,7 @@ import {
 } from '#testing/answer-generator.js';
 import { startFakeChatServer } from '#testing/fake-chat-server.js';
 import { stringsFor } from '../locales.js';
-import { AnswerGenerationError, createOpenAIGenerator, noAnswerSentinel } from './openai-generator.js';
+import { AnswerGenerationError, createOpenAIGenerator, defaultAnswerMaxTokens, noAnswerSentinel } from './openai-generator.js';
 import type { AnswerInput, RetrievedSource } from '../types.js';
 
 function source(n: number, title: string, text: string, url: string | null = `https://help.example.com/${n}`): RetrievedSource {
@@ -80,7 +80,8 @@ test('the request carries the model, the rules and the numbered passages, stream
   withServer(async (server) => {
     await createOpenAIGenerator(settings(server)).generate(input, recordingSink());
     const [call] = server.calls;
-    t.like(call, { model, stream: true, temperature: undefined, status: 200 });
+    // Every answer's cost is bounded, by default too.
+    t.like(call, { model, stream: true, temperature: undefined, maxTokens: defaultAnswerMaxTokens, status: 200 });
     t.deepEqual(
       call!.messages.map((message) => message.role),
       ['system', 'user'],
@@ -103,8 +104,12 @@ test('the request carries the model, the rules and the numbered passages, stream
         'Question: How do I reset my password?',
     );
 
-    await createOpenAIGenerator(settings(server, { temperature: 0.2 })).generate({ ...input, locale: 'de' }, recordingSink());
+    await createOpenAIGenerator(settings(server, { temperature: 0.2, maxTokens: 300 })).generate(
+      { ...input, locale: 'de' },
+      recordingSink(),
+    );
     t.is(server.calls[1]!.temperature, 0.2);
+    t.is(server.calls[1]!.maxTokens, 300);
     t.regex(server.calls[1]!.messages[0]!.content, /Write in German/);
   }));
 

@@ -21,10 +21,13 @@ export interface OpenAIGeneratorSettings {
   maxRetries?: number;
   /** Sent only when set: some models accept no temperature but their default. */
   temperature?: number;
+  /** The most tokens one answer may cost (`max_tokens`): a prompt-injected or rambling reply stops there. */
+  maxTokens?: number;
 }
 
 export const defaultAnswerTimeoutMs = 20_000;
 export const defaultAnswerMaxRetries = 2;
+export const defaultAnswerMaxTokens = 800;
 
 /**
  * A generator that has a chat model write the answer from the retrieved passages, streamed. What
@@ -40,7 +43,9 @@ export function createOpenAIGenerator(settings: OpenAIGeneratorSettings): Answer
   const { model, apiKey, temperature } = settings;
   const timeoutMs = settings.timeoutMs ?? defaultAnswerTimeoutMs;
   const maxRetries = settings.maxRetries ?? defaultAnswerMaxRetries;
+  const maxTokens = settings.maxTokens ?? defaultAnswerMaxTokens;
   requireWholeNumber('chat', 'maxRetries', maxRetries, 0);
+  requireWholeNumber('chat', 'maxTokens', maxTokens, 1);
   requireWholeNumber('chat', 'timeoutMs', timeoutMs, 1);
   if (temperature !== undefined && !(temperature >= 0 && temperature <= 2)) {
     throw new RangeError(`The chat setting temperature must be from 0 to 2, not ${temperature}`);
@@ -55,7 +60,7 @@ export function createOpenAIGenerator(settings: OpenAIGeneratorSettings): Answer
       const reply = new ReplyFilter(sink, new Set(input.sources.map((source) => source.n)));
       let ending: StreamEnding;
       try {
-        ending = await streamReply(client, context, chatRequest(input, model, temperature), reply);
+        ending = await streamReply(client, context, chatRequest(input, model, temperature, maxTokens), reply);
       } catch (error) {
         throw toGenerationError(error, context);
       }
@@ -80,9 +85,15 @@ export function createOpenAIGenerator(settings: OpenAIGeneratorSettings): Answer
   };
 }
 
-function chatRequest(input: AnswerInput, model: string, temperature: number | undefined) {
+function chatRequest(input: AnswerInput, model: string, temperature: number | undefined, maxTokens: number) {
   const messages = answerMessages(input);
-  return { model, messages, stream: true as const, ...(temperature === undefined ? {} : { temperature }) };
+  return {
+    model,
+    messages,
+    stream: true as const,
+    max_tokens: maxTokens,
+    ...(temperature === undefined ? {} : { temperature }),
+  };
 }
 
 interface StreamEnding {

@@ -1,18 +1,33 @@
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { RedisClient } from '#platform/redis.js';
-import { rateLimitBy } from './rate-limit.js';
+import { clientAddressKey } from '../client-address.js';
+import { limitRefusals, rateLimitBy } from './rate-limit.js';
 import type { ChatState, VisitorState } from '../state.js';
+
+export interface ChatBudgets {
+  prefix: string;
+  visitorPerMinute: number;
+  operatorPerMinute: number;
+  configPerMinute: number;
+  conversationsPerHour: number;
+}
 
 /**
  * The chat API's budgets, counted in Redis: all visitors of one operator's widget together, each
- * visitor by their conversation, and each address for the requests before it has one.
+ * visitor by their conversation, and each client address (an IPv6 /64) for the requests before it
+ * has one. The operator's budget is shared by everyone on its widget, so the chat router spends it
+ * last: only a request that passed its own address's or visitor's budget (and the visitor's token)
+ * costs the other visitors anything.
  */
-export function chatRateLimits(
-  redis: RedisClient,
-  options: { prefix: string; visitorPerMinute: number; operatorPerMinute: number },
-) {
-  const budget = <State>(name: string, perMinute: number, keyOf: (ctx: Context & { state: State }) => string, subject: string) =>
-    rateLimitBy<State>(redis, { prefix: options.prefix, name, perMinute, keyOf, subject });
+export function chatRateLimits(redis: RedisClient, options: ChatBudgets) {
+  const budget = <State>(
+    name: string,
+    limit: number,
+    keyOf: (ctx: Context & { state: State }) => string,
+    subject: string,
+    windowSeconds = 60,
+  ) => rateLimitBy<State>(redis, { prefix: options.prefix, name, limit, keyOf, subject, windowSeconds });
+  const address = (ctx: Context) => clientAddressKey(ctx.ip);
   return {
     perOperator: budget<ChatState>(
       'operator',
@@ -26,6 +41,35 @@ export function chatRateLimits(
       (ctx) => ctx.state.conversation.conversationId,
       'this visitor',
     ),
-    perAddress: budget<ChatState>('visitor-address', options.visitorPerMinute, (ctx) => ctx.ip, 'this address'),
+    /** Starting conversations: each one is a record, a transcript and a workflow. */
+    perAddress: budget<ChatState>('visitor-address', options.visitorPerMinute, address, 'this address'),
+    /** The widget's configuration, asked at every page view: a cheap read, and many visitors may share an address. */
+    configPerAddress: budget<ChatState>('config-address', options.configPerMinute, address, 'this address'),
+    /** Conversations an address may start with one operator per hour, so junk ones cannot bury the inbox. */
+    conversationsPerHour: budget<ChatState>(
+      'conversations-hourly',
+      options.conversationsPerHour,
+      (ctx) => `${ctx.state.operator.id}:${address(ctx)}`,
+      'new conversations from this address',
+      3600,
+    ),
+    /**
+     * Counts what the visitor's authentication refuses (an unknown conversation, a wrong token) per
+     * address: guessing at conversations stops there, before it costs more reads.
+     */
+    refusedVisitors: (requireVisitor: Middleware<ChatState>) =>
+      limitRefusals<ChatState>(
+        redis,
+        {
+          prefix: options.prefix,
+          name: 'refused-visitor',
+          limit: options.visitorPerMinute,
+          keyOf: address,
+          subject: 'this address after refused visitor tokens',
+        },
+        requireVisitor,
+      ),
   };
 }
+
+export type ChatRateLimits = ReturnType<typeof chatRateLimits>;

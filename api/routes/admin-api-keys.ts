@@ -1,5 +1,4 @@
 import { notFound } from '../errors.js';
-import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { tenantOr404 } from '../ownership.js';
 import { presentApiKey } from '../presenters.js';
@@ -7,9 +6,9 @@ import { apiKeyResponse, createApiKeyRequest, createdApiKeyResponse, listOf, upd
 import type { AdminRouterDeps } from './admin-tenants.js';
 
 /** API keys: the secret is shown once at creation and stored only as a hash. */
-export function createAdminApiKeysRouter({ tenancy, adminToken }: AdminRouterDeps) {
-  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 503] });
-  router.use(requireAdmin(adminToken));
+export function createAdminApiKeysRouter({ tenancy, requireAdmin }: AdminRouterDeps) {
+  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 429, 503] });
+  router.use(requireAdmin);
 
   router.post(
     '/admin/tenants/{tenantId}/api-keys',

@@ -1,5 +1,4 @@
 import { notFound } from '../errors.js';
-import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
 import { presentOperator } from '../presenters.js';
@@ -10,9 +9,9 @@ import type { AdminRouterDeps } from './admin-tenants.js';
  * AI operators: the public `op_` key of a widget, its knowledge base and its allowed origins. A key
  * can be rotated (the old one works for OPERATOR_KEY_GRACE_HOURS more) and an operator disabled.
  */
-export function createAdminOperatorsRouter({ tenancy, adminToken }: AdminRouterDeps) {
-  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 503] });
-  router.use(requireAdmin(adminToken));
+export function createAdminOperatorsRouter({ tenancy, requireAdmin }: AdminRouterDeps) {
+  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 429, 503] });
+  router.use(requireAdmin);
 
   async function operatorOr404(ctx: { params: Record<string, string> }) {
     const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);

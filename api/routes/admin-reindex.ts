@@ -1,6 +1,5 @@
 import type { ReindexClient } from '#knowledge/reindex-client.js';
 import { notFound } from '../errors.js';
-import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
 import { reindexResponse } from '../schemas/admin.js';
@@ -12,9 +11,9 @@ const path = '/admin/tenants/{tenantId}/knowledge-bases/{knowledgeBaseId}/reinde
  * Re-indexing a knowledge base: every source still embedded in another space than the current
  * embedder's is embedded again from its own chunks, without the tenant sending anything again.
  */
-export function createAdminReindexRouter({ tenancy, adminToken, reindex }: AdminRouterDeps & { reindex: ReindexClient }) {
-  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 403, 404, 503] });
-  router.use(requireAdmin(adminToken));
+export function createAdminReindexRouter({ tenancy, requireAdmin, reindex }: AdminRouterDeps & { reindex: ReindexClient }) {
+  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 403, 404, 429, 503] });
+  router.use(requireAdmin);
 
   const knowledgeBaseOf = async (params: Record<string, string | undefined>) => {
     const tenant = await tenantOr404(tenancy, params.tenantId!);

@@ -1,5 +1,5 @@
+import type { Middleware } from 'koa';
 import type { ResealReport } from '#platform/sealed-fields.js';
-import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { resealResponse } from '../schemas/admin.js';
 
@@ -13,9 +13,9 @@ export interface SealedStore {
  * Retiring an encryption key: every sealed secret is opened and sealed again with the current key, so
  * a key can leave `SECRETS_PREVIOUS_KEYS` even for records nobody has read since it changed.
  */
-export function createAdminSecretsRouter({ adminToken, stores }: { adminToken: string; stores: SealedStore[] }) {
-  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 503] });
-  router.use(requireAdmin(adminToken));
+export function createAdminSecretsRouter({ requireAdmin, stores }: { requireAdmin: Middleware; stores: SealedStore[] }) {
+  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 429, 503] });
+  router.use(requireAdmin);
 
   router.post(
     '/admin/secrets/reseal',

@@ -1,5 +1,5 @@
+import type { Middleware } from 'koa';
 import type { Tenancy } from '#tenancy/index.js';
-import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { tenantOr404 } from '../ownership.js';
 import { presentKnowledgeBase, presentTenant } from '../presenters.js';
@@ -13,13 +13,14 @@ import {
 
 export interface AdminRouterDeps {
   tenancy: Tenancy;
-  adminToken: string;
+  /** The admin token with its budgets (`api/middleware/token-budgets.ts`). */
+  requireAdmin: Middleware;
 }
 
 /** Tenants and their knowledge bases, provisioned by the operator of the service. */
-export function createAdminTenantsRouter({ tenancy, adminToken }: AdminRouterDeps) {
-  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 503] });
-  router.use(requireAdmin(adminToken));
+export function createAdminTenantsRouter({ tenancy, requireAdmin }: AdminRouterDeps) {
+  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 429, 503] });
+  router.use(requireAdmin);
 
   router.post(
     '/admin/tenants',

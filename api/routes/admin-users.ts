@@ -1,6 +1,5 @@
 import { EmailTakenError } from '#tenancy/index.js';
 import { conflict, notFound } from '../errors.js';
-import { requireAdmin } from '../middleware/admin-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { tenantOr404 } from '../ownership.js';
 import { presentUser } from '../presenters.js';
@@ -11,9 +10,9 @@ import type { AdminRouterDeps } from './admin-tenants.js';
  * People of a tenant's team; their bearer token opens the dashboard-area routes. A token expires
  * (USER_TOKEN_LIFETIME_DAYS), can be rotated, and stops working when its user is deactivated.
  */
-export function createAdminUsersRouter({ tenancy, adminToken }: AdminRouterDeps) {
-  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 503] });
-  router.use(requireAdmin(adminToken));
+export function createAdminUsersRouter({ tenancy, requireAdmin }: AdminRouterDeps) {
+  const router = new DocumentedRouter({ tags: ['Administration'], security: 'admin', errors: [401, 404, 429, 503] });
+  router.use(requireAdmin);
 
   async function userOr404(ctx: { params: Record<string, string> }) {
     const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);

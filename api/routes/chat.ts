@@ -7,9 +7,11 @@ import type { StartWidgetConversation } from '#conversations/start.js';
 import type { Transcript } from '#conversations/transcript.js';
 import { ConversationClosedError, type ConversationClient } from '#conversations/workflow-client.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { conversationClosed, invalidPayload } from '../errors.js';
+import type { AnswerBudget } from '#conversations/answer-budget.js';
+import { answerBudgetExhausted, conversationClosed, invalidPayload } from '../errors.js';
 import { openEventStream } from '../event-stream.js';
 import { requireOperator } from '../middleware/operator-auth.js';
+import type { ChatRateLimits } from '../middleware/chat-rate-limits.js';
 import { requireVisitor } from '../middleware/visitor-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import {
@@ -35,7 +37,9 @@ export interface ChatRouterDeps {
    * Budgets: all visitors of one operator together; each visitor by their conversation, and by their
    * address for the requests before they have one.
    */
-  rateLimits: { perOperator: Middleware<ChatState>; perVisitor: Middleware<VisitorState>; perAddress: Middleware<ChatState> };
+  rateLimits: ChatRateLimits;
+  /** Each operator's AI answers per UTC day. */
+  answerBudget: Pick<AnswerBudget, 'spend'>;
   settings: { replyTimeoutMs: number };
 }
 
@@ -54,13 +58,27 @@ export function createChatRouter({
   conversations,
   startConversation,
   rateLimits,
+  answerBudget,
   settings,
 }: ChatRouterDeps) {
   const router = new DocumentedRouter<ChatState>({ tags: ['Chat'], security: 'operatorKey', errors: [401, 403, 429, 503] });
-  router.use(requireOperator(tenancy), rateLimits.perOperator);
-  const anonymous = rateLimits.perAddress;
+  router.use(requireOperator(tenancy));
+  // The operator's budget, shared by all its visitors, is spent last: a request refused by its own
+  // address's or visitor's budget, or by the visitor's token, costs the other visitors nothing.
+  const { perOperator } = rateLimits;
+  const widgetStart = [rateLimits.configPerAddress, perOperator] as const;
+  const newConversation = [rateLimits.perAddress, rateLimits.conversationsPerHour, perOperator] as const;
   // The routes of one conversation: their handlers see the VisitorState these leave.
-  const visitor = [requireVisitor(records), rateLimits.perVisitor] as const;
+  const visitor = [rateLimits.refusedVisitors(requireVisitor(records)), rateLimits.perVisitor, perOperator] as const;
+
+  /** A message the AI is to answer spends one of the operator's answers for today. */
+  const withinAnswerBudget: Middleware<VisitorState> = async (ctx, next) => {
+    if (ctx.state.conversation.status === 'ai') {
+      const { allowed, retryAfterSeconds } = await answerBudget.spend(ctx.state.operator.id);
+      if (!allowed) throw answerBudgetExhausted(retryAfterSeconds);
+    }
+    await next();
+  };
 
   router.get(
     '/chat/config',
@@ -71,7 +89,7 @@ export function createChatRouter({
       query: configQuery,
       responses: { 200: { description: 'The configuration', schema: widgetConfigResponse } },
     },
-    anonymous,
+    ...widgetStart,
     async (ctx) => {
       const { operator } = ctx.state;
       const locale = resolveLocale(ctx.state.query.locale ?? operator.locale);
@@ -95,7 +113,7 @@ export function createChatRouter({
       body: startConversationRequest,
       responses: { 201: { description: 'The conversation', schema: conversationResponse } },
     },
-    anonymous,
+    ...newConversation,
     async (ctx) => {
       const { operator } = ctx.state;
       const { body } = ctx.request;
@@ -139,13 +157,15 @@ export function createChatRouter({
     {
       summary: 'Send a message and stream the answer',
       description:
-        'Answers with server-sent events: `accepted`, then the AI answer as `token` events, its `citations` and `done` (while a person has the conversation, `done` comes at once with no message). The message is kept even when the stream ends early; the answer then arrives in the conversation.',
+        'Answers with server-sent events: `accepted`, then the AI answer as `token` events, its `citations` and `done` (while a person has the conversation, `done` comes at once with no message). The message is kept even when the stream ends early; the answer then arrives in the conversation. ' +
+        "Each message the AI is to answer spends one of the operator's answers for the UTC day (OPERATOR_ANSWERS_PER_DAY): once they are spent, 429 `answer_budget_exhausted` with `Retry-After` until midnight UTC, and the message is not kept (asking for a person still works).",
       headers: [visitorToken],
       body: sendMessageRequest,
       responses: { 200: { description: 'The event stream', schema: eventStreamSchema, contentType: 'text/event-stream' } },
       errors: [404, 409],
     },
     ...visitor,
+    withinAnswerBudget,
     async (ctx) => {
       const { conversation } = ctx.state;
       if (conversation.status === 'closed') throw conversationClosed();

@@ -5,7 +5,6 @@ import { sourceUrlProblem } from '#connectors/source-url.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { invalidPayload } from '../errors.js';
-import { requireUser } from '../middleware/user-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedBy, ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
 import {
@@ -16,10 +15,13 @@ import {
   syncStartedResponse,
 } from '../schemas/connectors.js';
 import type { UserState } from '../state.js';
+import type { UserGuard } from '../middleware/token-budgets.js';
 import { listOf } from '../schemas/admin.js';
 
 export interface ConnectorsRouterDeps {
-  tenancy: Pick<Tenancy, 'findUserByToken' | 'getTenant' | 'getKnowledgeBase'>;
+  tenancy: Pick<Tenancy, 'getTenant' | 'getKnowledgeBase'>;
+  /** Authenticates the user token, within its budgets (`api/middleware/token-budgets.ts`). */
+  requireUser: UserGuard;
   connectors: Pick<ConnectorRecords, 'get' | 'listForTenant'>;
   setup: ConnectorSetup;
   syncState: Pick<SyncState, 'status' | 'requestFullSync'>;
@@ -39,9 +41,9 @@ const defaults = { shop: { syncEveryMinutes: 360 }, cms: { syncEveryMinutes: 15,
  * then ingests through the public ingestion API like any client. Role admin.
  */
 export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
-  const { tenancy, connectors, setup, syncState, schedules } = deps;
-  const router = new DocumentedRouter<UserState>({ tags: ['Connectors'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(requireUser(tenancy, ['admin']));
+  const { tenancy, requireUser, connectors, setup, syncState, schedules } = deps;
+  const router = new DocumentedRouter<UserState>({ tags: ['Connectors'], security: 'userToken', errors: [401, 403, 429, 503] });
+  router.use(requireUser(['admin']));
 
   async function knowledgeBaseFor(tenantId: string, knowledgeBaseId: string | undefined): Promise<string> {
     if (knowledgeBaseId) return (await ownedKnowledgeBase(tenancy, tenantId, knowledgeBaseId)).id;

@@ -1,14 +1,16 @@
 import type { Operator, Tenancy } from '#tenancy/index.js';
 import { PhoneNumberTakenError, type MessagingConnection, type MessagingConnections } from '#messaging/connections.js';
 import { conflict, invalidPayload } from '../errors.js';
-import { requireUser } from '../middleware/user-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedBy } from '../ownership.js';
 import { createCredentialRequest, credentialResponse, webhookInfoResponse } from '../schemas/messaging-connections.js';
 import type { UserState } from '../state.js';
+import type { UserGuard } from '../middleware/token-budgets.js';
 
 export interface MessagingConnectionsRouterDeps {
-  tenancy: Pick<Tenancy, 'findUserByToken' | 'getOperator' | 'listOperators'>;
+  tenancy: Pick<Tenancy, 'getOperator' | 'listOperators'>;
+  /** Authenticates the user token, within its budgets (`api/middleware/token-budgets.ts`). */
+  requireUser: UserGuard;
   connections: Pick<MessagingConnections, 'create' | 'get' | 'credentialsOf' | 'remove'>;
   /** `{base_url}`, without a trailing slash: the callback URLs handed out start with it. */
   publicBaseUrl: string;
@@ -24,12 +26,13 @@ export interface MessagingConnectionsRouterDeps {
  */
 export function createMessagingConnectionsRouter({
   tenancy,
+  requireUser,
   connections,
   publicBaseUrl,
   allowDevelopmentMode,
 }: MessagingConnectionsRouterDeps) {
-  const router = new DocumentedRouter<UserState>({ tags: ['Integrations'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(requireUser(tenancy, ['admin']));
+  const router = new DocumentedRouter<UserState>({ tags: ['Integrations'], security: 'userToken', errors: [401, 403, 429, 503] });
+  router.use(requireUser(['admin']));
 
   router.post(
     '/integrations/credentials',

@@ -11,7 +11,7 @@ import { eventually } from '#testing/eventually.js';
 import { item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
 
 /** Tests poll the history often: the per-visitor budget must not get in the way. */
-const chatty = { CHAT_VISITOR_PER_MINUTE: '100000', CHAT_REPLY_TIMEOUT_SECONDS: '10' };
+const chatty = { CHAT_VISITOR_PER_MINUTE: '100000', CHAT_CONVERSATIONS_PER_HOUR: '100000', CHAT_REPLY_TIMEOUT_SECONDS: '10' };
 
 let stack: IngestionStack;
 let temporal: ReturnType<typeof createTemporalClient>;

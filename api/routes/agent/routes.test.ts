@@ -265,7 +265,7 @@ test('a messaging conversation shows its window and delivery problem, and a repl
     visitorTokenHash: '',
     contact: { name: '+49 151 23456789' },
   });
-  await records.setStatus(conversationId, 'waiting_for_agent', null);
+  await records.setStatus({ conversationId, tenantId: tenant.id }, 'waiting_for_agent', null);
   const path = `/agent/conversations/${conversationId}`;
 
   const unknownWindow = (await as(ada).get('/agent/conversations?channel=messaging')).body.conversations;

@@ -9,7 +9,6 @@ import {
   type ConversationClient,
 } from '#conversations/workflow-client.js';
 import type { ChannelState } from '#messaging/channel-state.js';
-import type { Tenancy } from '#tenancy/index.js';
 import type { Agent } from '#workflows/conversation/types.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 import { tokenFromQuery } from './query-token.js';
@@ -17,7 +16,6 @@ import { replyRefusal } from './reply-refusal.js';
 import { conflict, conversationClosed } from '#api/errors.js';
 import { ownedBy } from '#api/ownership.js';
 import { openEventStream } from '#api/event-stream.js';
-import { requireUser } from '#api/middleware/user-auth.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
 import {
   agentConversationResponse,
@@ -32,9 +30,11 @@ import {
   statusResponse,
 } from '#api/schemas/agent.js';
 import type { UserState } from '#api/state.js';
+import type { UserGuard } from '#api/middleware/token-budgets.js';
 
 export interface AgentRouterDeps {
-  tenancy: Pick<Tenancy, 'findUserByToken'>;
+  /** Authenticates the user token, within its budgets (`api/middleware/token-budgets.ts`). */
+  requireUser: UserGuard;
   inbox: Inbox;
   records: Pick<ConversationRecords, 'get'>;
   transcript: Pick<Transcript, 'read'>;
@@ -56,7 +56,7 @@ const isStreamPath = (path: string) => path === '/agent/events' || /^\/agent\/co
  * conversation's workflow accepts or refuses. Admins and agents may both work the inbox.
  */
 export function createAgentRouter({
-  tenancy,
+  requireUser,
   inbox,
   records,
   transcript,
@@ -66,8 +66,8 @@ export function createAgentRouter({
   now = () => new Date(),
   inboxIntervalMs = 2_000,
 }: AgentRouterDeps) {
-  const router = new DocumentedRouter<UserState>({ tags: ['Agent inbox'], security: 'userToken', errors: [401, 403, 503] });
-  router.use(tokenFromQuery(isStreamPath), requireUser(tenancy, ['admin', 'agent']));
+  const router = new DocumentedRouter<UserState>({ tags: ['Agent inbox'], security: 'userToken', errors: [401, 403, 429, 503] });
+  router.use(tokenFromQuery(isStreamPath), requireUser(['admin', 'agent']));
 
   const agentOf = (user: UserState['user']): Agent => ({ agentId: user.id, name: user.name });
   const detailed = async (record: ConversationRecord) => ({
@@ -81,7 +81,8 @@ export function createAgentRouter({
       summary: "The tenant's conversations, for the inbox",
       description:
         'Newest activity (`updatedAt`) first. By default the conversations that need a person (`waiting_for_agent` and `agent`); `status=all` for every status. ' +
-        "Reads the tenant's latest 1,000 conversations (by creation) and filters them: older ones do not appear. Roles admin and agent.",
+        'Those that need a person come from their own index (up to 1,000, latest change of status first), so newer conversations never push them out; ' +
+        "other statuses are looked for among the tenant's latest 1,000 conversations (by creation). Roles admin and agent.",
       query: listQuery,
       responses: { 200: { description: 'The conversations', schema: conversationListResponse } },
     },

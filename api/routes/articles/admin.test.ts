@@ -12,6 +12,7 @@ import { testConfig } from '#testing/config.js';
 import { startHttpFake, type HttpFake } from '#testing/http-fake.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import type { IngestItem } from '#knowledge/ingestion-client.js';
+import { requireAdmin } from '#api/middleware/admin-auth.js';
 import { errorHandler } from '#api/middleware/error-handler.js';
 import { jsonBody } from '#api/middleware/json-body.js';
 import { requestContext } from '#api/middleware/request-context.js';
@@ -67,7 +68,7 @@ test.before(async () => {
   });
   const router = createAdminArticlesRouter({
     tenancy: tenancy(),
-    adminToken,
+    requireAdmin: requireAdmin(adminToken),
     articles: createArticleStore(redis, prefix),
     feed: {
       async syncArticle(before, after) {

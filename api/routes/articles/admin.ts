@@ -1,9 +1,9 @@
+import type { Middleware } from 'koa';
 import type { ArticleFeed } from '#articles/ai-feed.js';
 import { SlugTakenError, UnknownArticleError, UnknownCategoryError, type ArticleStore } from '#articles/store.js';
 import type { Article, Category } from '#articles/types.js';
 import type { KnowledgeBase, Tenancy } from '#tenancy/index.js';
 import { conflict, invalidPayload, notFound } from '#api/errors.js';
-import { requireAdmin } from '#api/middleware/admin-auth.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
 import { presentEntryPoint } from './presenters.js';
 import {
@@ -16,7 +16,8 @@ import {
 
 export interface AdminArticlesRouterDeps {
   tenancy: Tenancy;
-  adminToken: string;
+  /** The admin token with its budgets (`api/middleware/token-budgets.ts`). */
+  requireAdmin: Middleware;
   articles: ArticleStore;
   feed: ArticleFeed;
 }
@@ -28,9 +29,9 @@ const base = '/admin/knowledge-bases/{kbId}';
  * is also fed to its knowledge base for the AI (`articles/ai-feed.ts`); the feed is told about
  * every change, and removes the article once it stops being published and public.
  */
-export function createAdminArticlesRouter({ tenancy, adminToken, articles, feed }: AdminArticlesRouterDeps) {
-  const router = new DocumentedRouter({ tags: ['Help-centre authoring'], security: 'admin', errors: [401, 404, 503] });
-  router.use(requireAdmin(adminToken));
+export function createAdminArticlesRouter({ tenancy, requireAdmin, articles, feed }: AdminArticlesRouterDeps) {
+  const router = new DocumentedRouter({ tags: ['Help-centre authoring'], security: 'admin', errors: [401, 404, 429, 503] });
+  router.use(requireAdmin);
 
   async function knowledgeBaseOr404(id: string): Promise<KnowledgeBase> {
     const knowledgeBase = await tenancy.getKnowledgeBase(id);

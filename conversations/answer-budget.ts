@@ -1,0 +1,41 @@
+import { tagUnavailable } from '#platform/dependency-errors.js';
+import type { RedisClient } from '#platform/redis.js';
+
+/** What spending one answer of an operator's day found. */
+export interface AnswerBudgetSpend {
+  /** Whether the answer fits in today's budget. */
+  allowed: boolean;
+  /** Seconds until the budget starts again, at the next midnight UTC. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Each operator's daily budget of AI answers, the bound on what one public operator key can cost in
+ * model calls. Counted in Redis per operator and UTC day, so every API and worker process shares
+ * it; a day's counter expires a day after the day ends.
+ */
+export function createAnswerBudget(
+  redis: Pick<RedisClient, 'multi'>,
+  options: { prefix: string; perDay: number },
+  now: () => Date = () => new Date(),
+) {
+  return tagUnavailable('redis', {
+    async spend(operatorId: string): Promise<AnswerBudgetSpend> {
+      const at = now();
+      const day = at.toISOString().slice(0, 10);
+      const nextDay = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
+      const key = `${options.prefix}:answer-budget:${operatorId}:${day}`;
+      const [spent] = await redis
+        .multi()
+        .incr(key)
+        .expireAt(key, Math.ceil(nextDay / 1000) + 86_400)
+        .exec();
+      return {
+        allowed: Number(spent) <= options.perDay,
+        retryAfterSeconds: Math.max(1, Math.ceil((nextDay - at.getTime()) / 1000)),
+      };
+    },
+  });
+}
+
+export type AnswerBudget = ReturnType<typeof createAnswerBudget>;
