@@ -52,6 +52,8 @@ import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
 import { createMessagingWebhooksRouter } from './routes/messaging-webhooks.js';
+import type { EventStreams } from './event-stream.js';
+import type { StreamsConfig } from '#platform/config.js';
 import type { ApiState } from './state.js';
 
 export interface AppDeps {
@@ -98,7 +100,10 @@ export interface AppDeps {
     /** In production, connectors reach public https addresses only. */
     production: boolean;
   };
+  /** Every event stream of the process, and what bounds them. */
+  streams: EventStreams;
   settings: {
+    streams: StreamsConfig;
     adminToken: string;
     redisPrefix: string;
     bodyLimitBytes: number;
@@ -129,6 +134,7 @@ export function createApp({
   chat,
   messaging,
   connectors,
+  streams,
   settings,
 }: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: settings.trustProxy });
@@ -158,6 +164,8 @@ export function createApp({
       ...chat,
       rateLimits: chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat }),
       settings: settings.chat,
+      streams,
+      streamCaps: settings.streams,
     }),
     createMessagingConnectionsRouter({
       tenancy,
@@ -176,7 +184,7 @@ export function createApp({
       production: connectors.production,
     }),
     createShopWebhooksRouter({ connectors: connectors.records, events: connectors.events }),
-    createAgentRouter({ tenancy, ...chat, channel: messaging.channel }),
+    createAgentRouter({ tenancy, ...chat, channel: messaging.channel, streams, streamSettings: settings.streams }),
     createAgentPageRouter(),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));

@@ -20,6 +20,14 @@ export interface ConversationRecord extends ConversationRef {
 }
 
 /**
+ * Conversation ids are UUIDs. Anything else names no conversation, and must not reach a Redis key:
+ * `<uuid>:messages` is another key of the same conversation.
+ */
+export function isConversationId(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+/**
  * Each conversation's record in a Redis hash (the workflow decides; this is what the API reads), and
  * a per-tenant index by creation time for the agent inbox.
  */

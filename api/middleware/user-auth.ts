@@ -12,10 +12,22 @@ export function requireUser(tenancy: Pick<Tenancy, 'findUserByToken'>, roles: re
   return async function requireUser(ctx, next) {
     const match = /^Bearer (\S+)$/.exec(ctx.get('authorization'));
     if (!match) throw unauthorized('Missing user token: send Authorization: Bearer <user token>.');
-    const user: User | undefined = await tenancy.findUserByToken(match[1]!);
-    if (!user) throw unauthorized('The user token is not valid.');
-    if (!roles.includes(user.role)) throw forbidden(`This needs the role ${roles.join(' or ')}; the user is ${user.role}.`);
-    ctx.state.user = user;
+    ctx.state.user = await authenticateUser(tenancy, match[1]!, roles);
     await next();
   };
+}
+
+/**
+ * The user a token authenticates, with a role of `roles`, or the 401/403 `requireUser` answers.
+ * Open event streams ask again with it now and then, so a token that stops working ends them.
+ */
+export async function authenticateUser(
+  tenancy: Pick<Tenancy, 'findUserByToken'>,
+  token: string,
+  roles: readonly UserRole[],
+): Promise<User> {
+  const user: User | undefined = await tenancy.findUserByToken(token);
+  if (!user) throw unauthorized('The user token is not valid.');
+  if (!roles.includes(user.role)) throw forbidden(`This needs the role ${roles.join(' or ')}; the user is ${user.role}.`);
+  return user;
 }
