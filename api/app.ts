@@ -28,7 +28,6 @@ import type { ConnectorSchedules } from '#connectors/schedules.js';
 import type { ProductEvents } from '#connectors/product-events.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import { errorHandler } from './middleware/error-handler.js';
-import { jsonBody } from './middleware/json-body.js';
 import { chatRateLimits } from './middleware/chat-rate-limits.js';
 import { rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
@@ -158,7 +157,7 @@ export function createApp({
     createArticleQuestionsRouter({ tenancy, rateLimit, articles: articles.store, questionSearch: articles.questionSearch }),
     createArticlesRouter({ tenancy, rateLimit, articles: articles.store, articleSearch: articles.articleSearch }),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
-    createIngestRouter({ tenancy, rateLimit, jobs, ingestion }),
+    createIngestRouter({ tenancy, rateLimit, jobs, ingestion, bodyLimitBytes: settings.bodyLimitBytes }),
     createChatRouter({
       tenancy,
       ...chat,
@@ -193,8 +192,8 @@ export function createApp({
   app.use(errorHandler());
   app.use(onlyUnder('/chat/', widgetCors()));
   app.use(secureHeaders());
-  // Webhook deliveries are verified over their exact bytes: their route reads the body itself.
-  app.use(exceptUnder('/webhooks/', jsonBody(settings.bodyLimitBytes)));
+  // No body parser here: each route that takes a JSON body parses it after its router's authentication,
+  // within its router's limit (`DocumentedRouter`); webhook deliveries read their exact bytes themselves.
   for (const router of routers) router.middleware().forEach((middleware) => app.use(middleware));
   return app;
 }
@@ -215,8 +214,4 @@ function widgetCors(): Middleware {
 
 function onlyUnder(prefix: string, middleware: Middleware): Middleware {
   return (ctx, next) => (ctx.path.startsWith(prefix) ? middleware(ctx, next) : next());
-}
-
-function exceptUnder(prefix: string, middleware: Middleware): Middleware {
-  return (ctx, next) => (ctx.path.startsWith(prefix) ? next() : middleware(ctx, next));
 }

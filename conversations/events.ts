@@ -55,9 +55,7 @@ export interface Following {
 
 /** What the follower keeps of each following, to catch it up after the subscriber reconnects. */
 interface Follow {
-  conversationId: string;
-  catchUp(): Promise<void>;
-  lost(): void;
+  catchUp(): void;
 }
 
 /**
@@ -72,9 +70,12 @@ export function createEventFollower(redis: RedisClient, subscriber: RedisClient,
   const keys = conversationKeys(prefix);
   const follows = new Set<Follow>();
 
-  subscriber.on('ready', () => {
-    for (const follow of follows) void follow.catchUp();
-  });
+  // Once both connections are back (either may return last), whatever the gap held is read again.
+  const catchUpAll = () => {
+    if (redis.isReady && subscriber.isReady) for (const follow of follows) follow.catchUp();
+  };
+  subscriber.on('ready', catchUpAll);
+  redis.on('ready', catchUpAll);
 
   return {
     async follow(
@@ -128,12 +129,16 @@ export function createEventFollower(redis: RedisClient, subscriber: RedisClient,
       buffered = null;
       backlog.forEach(pass);
 
+      // Catch-ups run one after another: each reads from the last id the one before passed on.
+      let catchingUp = Promise.resolve();
       const follow: Follow = {
-        conversationId,
-        catchUp: () => replayAfter(lastId).catch(() => follow.lost()),
-        lost() {
-          void stop();
-          lost();
+        catchUp() {
+          catchingUp = catchingUp
+            .then(() => (follows.has(follow) ? replayAfter(lastId) : undefined))
+            .catch(() => {
+              void stop();
+              lost();
+            });
         },
       };
       follows.add(follow);
