@@ -232,7 +232,7 @@ export const variables = {
   },
   STREAMS_PER_ADDRESS: {
     schema: { type: 'integer', minimum: 1 },
-    default: 50,
+    default: 100,
     description: 'open chat event streams per client address at most (API process); more are answered 429',
     usedBy: ['api'],
   },
