@@ -85,7 +85,6 @@ export function createEventStreams(settings: EventStreamSettings) {
         open.delete(stream);
         release(caps);
         timers.forEach(clearInterval);
-        ctx.req.off('close', finish);
         ctx.res.off('close', finish);
         body.end();
         for (const callback of callbacks.splice(0)) callback();
@@ -127,14 +126,15 @@ export function createEventStreams(settings: EventStreamSettings) {
       };
 
       // The client may have left while the route awaited (authentication, Redis): nothing to start then.
-      if (ctx.req.destroyed || ctx.res.destroyed || ctx.res.writableEnded) {
+      // (Not `req.destroyed`: a request whose body has been read is destroyed, its client still there.)
+      if (ctx.res.destroyed || ctx.res.writableEnded || ctx.req.socket.destroyed) {
         ended = true;
         return stream;
       }
       take(caps);
       open.add(stream);
-      // `res` closes when the client leaves at any point, and also once any other answer (an error) is sent.
-      ctx.req.on('close', finish);
+      // `res` closes when the client leaves at any point, and also once any other answer (an error) is
+      // sent. Not `req`'s close: that comes once its body has been read.
       ctx.res.on('close', finish);
       // Something to send at once, so the response (and its headers) starts before the first event.
       body.write(`retry: ${retryMs}\n\n`);

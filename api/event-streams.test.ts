@@ -48,13 +48,19 @@ async function agentOf(api: TestApi, tenantId: string) {
   return user.body.token as string;
 }
 
-/** Sends the request's head on a raw socket and resets the connection at once, as a client that leaves. */
-function requestAndReset(api: TestApi, path: string, headers: Record<string, string>): Promise<void> {
+/** Sends a request on a raw socket and resets the connection at once, as a client that leaves. */
+function requestAndReset(api: TestApi, path: string, headers: Record<string, string>, body?: unknown): Promise<void> {
   const { port } = new URL(api.url);
+  const json = body === undefined ? '' : JSON.stringify(body);
+  const all = {
+    ...headers,
+    ...(json ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(json)) } : {}),
+  };
   return new Promise((resolve) => {
     const socket = connect(Number(port), '127.0.0.1', () => {
-      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-      socket.write(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${head.join('')}\r\n`, () => {
+      const head = Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`);
+      const method = json ? 'POST' : 'GET';
+      socket.write(`${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${head.join('')}\r\n${json}`, () => {
         socket.resetAndDestroy();
         resolve();
       });
@@ -84,6 +90,11 @@ test.serial('F6: clients that leave before their stream opens leave no stream, t
       requestAndReset(strict, '/agent/events', { authorization: `Bearer ${token}` }),
     );
   }
+  // A message's answer stream too (a POST: its request is closed once the body is read, its client still there or not).
+  for (let i = 0; i < 10; i++)
+    leaving.push(
+      requestAndReset(strict, `/chat/conversations/${visitor.conversationId}/messages`, visitor.headers, { text: `Hello ${i}` }),
+    );
   await Promise.all(leaving);
   t.deepEqual(await nothingOpen(strict), { streams: 0, followings: 0 });
 

@@ -7,7 +7,8 @@ import type { ChatState, VisitorState } from '../state.js';
 /**
  * Loads the conversation of the path and checks that the caller is its visitor: the conversation
  * belongs to the authenticated operator and `x-visitor-token` is the token it was started with.
- * 404 when the id is not a conversation id or exists nowhere; 403 when it belongs to someone else or the token does not match.
+ * 404 when the id is not a conversation id (a UUID) or exists nowhere; 403 when it belongs to someone
+ * else or the token does not match.
  */
 export function requireVisitor(records: Pick<ConversationRecords, 'get'>): Middleware<ChatState> {
   return async function requireVisitor(ctx, next) {
