@@ -56,11 +56,29 @@ test('a body in another format is 415', async (t) => {
   t.is(response.body.error.code, 'unsupported_media_type');
 });
 
-test('a body over the limit is 413 payload_too_large', async (t) => {
-  const response = await api.request('POST', '/admin/tenants', { body: { name: 'x'.repeat(4096) }, headers: adminHeaders() });
+test('a body over the limit is 413 payload_too_large: 64 KB for the admin, chat and agent routes', async (t) => {
+  const response = await api.request('POST', '/admin/tenants', {
+    body: { name: 'x'.repeat(65 * 1024) },
+    headers: adminHeaders(),
+  });
   t.is(response.status, 413);
   assertMatchesSchema(t, errorBody, response.body);
   t.is(response.body.error.code, 'payload_too_large');
+  t.regex(response.body.error.message, /larger than 65536 bytes/);
+
+  // The ingestion routes take BODY_LIMIT_BYTES (2048 here).
+  const { headers } = await createTenantWithKey(api, ['iq:import']);
+  const ingest = await api.request('POST', '/ingest', { body: { padding: 'x'.repeat(4096) }, headers });
+  t.is(ingest.status, 413);
+  t.regex(ingest.body.error.message, /larger than 2048 bytes/);
+});
+
+test('a body is read only after authentication, and only by a route that takes one', async (t) => {
+  const broken = { body: '{"name": ', headers: { 'content-type': 'application/json' } };
+  const anonymous = await api.request('POST', '/admin/tenants', broken);
+  t.is(anonymous.status, 401);
+  t.is((await api.request('POST', '/chat/conversations', broken)).status, 401);
+  t.is((await api.request('POST', '/no/such/route', broken)).status, 404);
 });
 
 test('an unknown route is 404 not_found in the same shape', async (t) => {

@@ -30,7 +30,6 @@ import type { ProductEvents } from '#connectors/product-events.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
-import { jsonBody } from './middleware/json-body.js';
 import { chatRateLimits, type ChatBudgets } from './middleware/chat-rate-limits.js';
 import { tokenGuards, type TokenBudgets } from './middleware/token-budgets.js';
 import { rateLimitPerKey } from './middleware/rate-limit.js';
@@ -56,6 +55,8 @@ import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
 import { createMessagingWebhooksRouter } from './routes/messaging-webhooks.js';
+import type { EventStreams } from './event-stream.js';
+import type { StreamsConfig } from '#platform/config.js';
 import type { ApiState } from './state.js';
 
 export interface AppDeps {
@@ -102,7 +103,10 @@ export interface AppDeps {
     /** In production, connectors reach public https addresses only. */
     production: boolean;
   };
+  /** Every event stream of the process, and what bounds them. */
+  streams: EventStreams;
   settings: {
+    streams: StreamsConfig;
     adminToken: string;
     redisPrefix: string;
     bodyLimitBytes: number;
@@ -135,6 +139,7 @@ export function createApp({
   chat,
   messaging,
   connectors,
+  streams,
   settings,
 }: AppDeps): Koa<ApiState> {
   // The client address (ctx.ip) is the X-Forwarded-For entry as many hops from the right as there
@@ -172,13 +177,15 @@ export function createApp({
     createArticleQuestionsRouter({ tenancy, rateLimit, articles: articles.store, questionSearch: articles.questionSearch }),
     createArticlesRouter({ tenancy, rateLimit, articles: articles.store, articleSearch: articles.articleSearch }),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
-    createIngestRouter({ tenancy, rateLimit, jobs, ingestion }),
+    createIngestRouter({ tenancy, rateLimit, jobs, ingestion, bodyLimitBytes: settings.bodyLimitBytes }),
     createChatRouter({
       tenancy,
       ...chat,
       rateLimits: chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat }),
       answerBudget: createAnswerBudget(redis, { prefix: settings.redisPrefix, perDay: settings.chat.operatorAnswersPerDay }),
       settings: settings.chat,
+      streams,
+      streamCaps: settings.streams,
     }),
     createMessagingConnectionsRouter({
       tenancy,
@@ -207,7 +214,7 @@ export function createApp({
       events: connectors.events,
       replays: createShopWebhookReplays(redis, settings.redisPrefix),
     }),
-    createAgentRouter({ requireUser, ...chat, channel: messaging.channel }),
+    createAgentRouter({ requireUser, tenancy, ...chat, channel: messaging.channel, streams, streamSettings: settings.streams }),
     createAgentPageRouter(),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
@@ -216,8 +223,8 @@ export function createApp({
   app.use(errorHandler());
   app.use(onlyUnder('/chat/', widgetCors()));
   app.use(secureHeaders());
-  // Webhook deliveries are verified over their exact bytes: their route reads the body itself.
-  app.use(exceptUnder('/webhooks/', jsonBody(settings.bodyLimitBytes)));
+  // No body parser here: each route that takes a JSON body parses it after its router's authentication,
+  // within its router's limit (`DocumentedRouter`); webhook deliveries read their exact bytes themselves.
   for (const router of routers) router.middleware().forEach((middleware) => app.use(middleware));
   return app;
 }
@@ -238,8 +245,4 @@ function widgetCors(): Middleware {
 
 function onlyUnder(prefix: string, middleware: Middleware): Middleware {
   return (ctx, next) => (ctx.path.startsWith(prefix) ? middleware(ctx, next) : next());
-}
-
-function exceptUnder(prefix: string, middleware: Middleware): Middleware {
-  return (ctx, next) => (ctx.path.startsWith(prefix) ? next() : middleware(ctx, next));
 }

@@ -1,60 +1,168 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
+import { rateLimited } from './errors.js';
 
 export interface EventStream {
   /** Writes one event; ignored once the stream has ended. */
   send(event: string, data: unknown, id?: string | null): void;
+  /** Starts the response: events sent before are buffered until then. */
+  start(): void;
   end(): void;
   readonly ended: boolean;
-  /** Runs once, when the stream ends for either side (the client left, or `end()`). */
+  /** Runs once, when the stream ends for either side (the client left, `end()`, or a limit); at once if it has. */
   onEnd(callback: () => void): void;
 }
 
-const keepAliveMs = 15_000;
+/** A group of streams that may hold at most `max` open at once (a conversation's, an address's, a user's). */
+export interface StreamCap {
+  key: string;
+  max: number;
+  /** Who the cap is for, as the 429 names it. */
+  subject: string;
+}
+
+export interface EventStreamSettings {
+  /** Every stream ends after this long; clients reconnect (with `Last-Event-ID`) and go on. */
+  maxLifetimeMs: number;
+  /** A reader that leaves more than this buffered on our side... */
+  slowReaderBytes: number;
+  /** ...for longer than this is dropped. */
+  slowReaderMs: number;
+  keepAliveMs?: number;
+}
+
+/** Checks, every `intervalMs`, that the stream's caller may still follow it; a `false` ends the stream. */
+export interface StreamRecheck {
+  intervalMs: number;
+  stillAllowed(): Promise<boolean>;
+}
+
 /** How long an EventSource waits before it reconnects. */
 const retryMs = 3_000;
+/** What a client over a cap is told to wait: one reconnection's time, in seconds. */
+const retryAfterSeconds = Math.ceil(retryMs / 1000);
 
 /**
- * A server-sent-events response. Events written before the handler returns are buffered and sent
- * as soon as Koa starts the response; the stream stays open until `end()` or the client leaves,
- * with a comment line every 15 s so proxies keep it open.
+ * The server-sent-events responses of one process, and what bounds them: caps per group (429 when
+ * a group is full), a maximum lifetime, a slow reader dropped, and (for user streams) a periodic
+ * re-check of the credential. `size` is how many are open: each holds timers and, through its
+ * `onEnd` callbacks, subscriptions and pollers, so it returns to zero when every client has gone.
  */
-export function openEventStream(ctx: Context): EventStream {
-  const body = new PassThrough();
-  const callbacks: Array<() => void> = [];
-  let ended = false;
+export function createEventStreams(settings: EventStreamSettings) {
+  const open = new Set<EventStream>();
+  const counts = new Map<string, number>();
+  const keepAliveMs = settings.keepAliveMs ?? 15_000;
 
-  const finish = () => {
-    if (ended) return;
-    ended = true;
-    clearInterval(keepAlive);
-    body.end();
-    for (const callback of callbacks.splice(0)) callback();
+  const take = (caps: StreamCap[]) => {
+    const full = caps.find((cap) => (counts.get(cap.key) ?? 0) >= cap.max);
+    if (full) throw rateLimited(retryAfterSeconds, `${full.subject}: at most ${full.max} open event streams`);
+    for (const cap of caps) counts.set(cap.key, (counts.get(cap.key) ?? 0) + 1);
   };
-  const keepAlive = setInterval(() => body.write(': keep-alive\n\n'), keepAliveMs);
-  ctx.req.on('close', finish);
-  ctx.req.socket.setTimeout(0);
-  ctx.req.socket.setNoDelay(true);
-
-  ctx.status = 200;
-  ctx.type = 'text/event-stream';
-  ctx.set({ 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
-  ctx.body = body;
-  // Something to send at once, so the response (and its headers) starts before the first event.
-  body.write(`retry: ${retryMs}\n\n`);
+  const release = (caps: StreamCap[]) => {
+    for (const cap of caps) {
+      const left = (counts.get(cap.key) ?? 1) - 1;
+      if (left > 0) counts.set(cap.key, left);
+      else counts.delete(cap.key);
+    }
+  };
 
   return {
-    send(event, data, id) {
-      if (ended) return;
-      body.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    /**
+     * Opens a stream for this request: call it before following anything, as its `onEnd` is what
+     * stops the following. A client already gone gets a stream that has ended (its `onEnd`
+     * callbacks run at once); a full group is 429. The response starts with `start()`.
+     */
+    open(ctx: Context, caps: StreamCap[] = [], recheck?: StreamRecheck): EventStream {
+      const body = new PassThrough();
+      const callbacks: Array<() => void> = [];
+      const timers: Array<ReturnType<typeof setInterval>> = [];
+      let ended = false;
+      let slowSince: number | undefined;
+
+      const finish = () => {
+        if (ended) return;
+        ended = true;
+        open.delete(stream);
+        release(caps);
+        timers.forEach(clearInterval);
+        ctx.res.off('close', finish);
+        body.end();
+        for (const callback of callbacks.splice(0)) callback();
+      };
+      // Drops a reader that has let too much pile up for too long, rather than buffering without end.
+      const write = (text: string) => {
+        if (ended) return;
+        body.write(text);
+        const buffered = body.writableLength + body.readableLength + ctx.res.writableLength;
+        if (buffered <= settings.slowReaderBytes) slowSince = undefined;
+        else if (slowSince === undefined) slowSince = Date.now();
+        else if (Date.now() - slowSince >= settings.slowReaderMs) {
+          finish();
+          ctx.res.destroy();
+        }
+      };
+
+      const stream: EventStream = {
+        send(event, data, id) {
+          write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        },
+        start() {
+          if (ended) return;
+          ctx.req.socket.setTimeout(0);
+          ctx.req.socket.setNoDelay(true);
+          ctx.status = 200;
+          ctx.type = 'text/event-stream';
+          ctx.set({ 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
+          ctx.body = body;
+        },
+        end: finish,
+        get ended() {
+          return ended;
+        },
+        onEnd(callback) {
+          if (ended) callback();
+          else callbacks.push(callback);
+        },
+      };
+
+      // The client may have left while the route awaited (authentication, Redis): nothing to start then.
+      // (Not `req.destroyed`: a request whose body has been read is destroyed, its client still there.)
+      if (ctx.res.destroyed || ctx.res.writableEnded || ctx.req.socket.destroyed) {
+        ended = true;
+        return stream;
+      }
+      take(caps);
+      open.add(stream);
+      // `res` closes when the client leaves at any point, and also once any other answer (an error) is
+      // sent. Not `req`'s close: that comes once its body has been read.
+      ctx.res.on('close', finish);
+      // Something to send at once, so the response (and its headers) starts before the first event.
+      body.write(`retry: ${retryMs}\n\n`);
+      timers.push(setInterval(() => write(': keep-alive\n\n'), keepAliveMs));
+      timers.push(setTimeout(finish, settings.maxLifetimeMs));
+      if (recheck) {
+        let checking = false;
+        timers.push(
+          setInterval(() => {
+            if (checking) return;
+            checking = true;
+            recheck
+              .stillAllowed()
+              .then((allowed) => allowed || finish())
+              // A failed check (Redis away) decides nothing: the next one asks again.
+              .catch(() => undefined)
+              .finally(() => (checking = false));
+          }, recheck.intervalMs),
+        );
+      }
+      return stream;
     },
-    end: finish,
-    get ended() {
-      return ended;
-    },
-    onEnd(callback) {
-      if (ended) callback();
-      else callbacks.push(callback);
+
+    /** Streams open now. */
+    get size() {
+      return open.size;
     },
   };
 }
+
+export type EventStreams = ReturnType<typeof createEventStreams>;

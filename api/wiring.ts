@@ -34,10 +34,13 @@ import { createProductEvents } from '#connectors/product-events.js';
 import { createConnectorSchedules } from '#connectors/schedules.js';
 import { createSyncState } from '#connectors/sync-state.js';
 import { createApp } from './app.js';
+import { createEventStreams } from './event-stream.js';
 import type { ApiState } from './state.js';
 
 export interface WiredApi {
   app: Koa<ApiState>;
+  /** What is open now: event streams, and followings of conversations (each a Pub/Sub subscription). */
+  live: { streams(): number; followings(): number };
   /** Closes every client the API opened. */
   close(): Promise<void>;
 }
@@ -74,6 +77,8 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
   const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
+  const follower = createEventFollower(redis, subscriber, config.redis.prefix);
+  const streams = createEventStreams(config.streams);
 
   const app = createApp({
     logger,
@@ -98,7 +103,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
     chat: {
       records,
       transcript,
-      follower: createEventFollower(redis, subscriber, config.redis.prefix),
+      follower,
       conversations,
       startConversation: createWidgetConversationStart({ records, transcript, conversations, timers }),
       inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
@@ -124,7 +129,9 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       events: createProductEvents(temporal.client, config.temporal.taskQueue),
       production: config.env === 'production',
     },
+    streams,
     settings: {
+      streams: config.streams,
       adminToken: requireSetting(config.adminToken, 'ADMIN_TOKEN'),
       redisPrefix: config.redis.prefix,
       bodyLimitBytes: config.bodyLimitBytes,
@@ -151,6 +158,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
 
   return {
     app,
+    live: { streams: () => streams.size, followings: () => follower.size },
     async close() {
       await Promise.allSettled([closeRedisClient(redis), closeRedisClient(subscriber), weaviate.close(), temporal.close()]);
     },

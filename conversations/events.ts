@@ -53,20 +53,36 @@ export interface Following {
   stop(): Promise<void>;
 }
 
+/** What the follower keeps of each following, to catch it up after the subscriber reconnects. */
+interface Follow {
+  catchUp(): void;
+}
+
 /**
  * Follows a conversation's events: subscribes first, then replays the durable events after `after`
  * (a stream id; `now` replays nothing), then passes on live events, each durable one exactly once and
  * in order. `subscriber` is a connection of its own in subscriber mode, shared by every follower of
- * the process.
+ * the process. When it reconnects (it resubscribes by itself), every following re-reads the stream
+ * from the last id it passed on, as what was published in the gap reached nobody; one that cannot
+ * is `lost` (its stream should end, so that its client resumes). `size` is how many followings are open.
  */
 export function createEventFollower(redis: RedisClient, subscriber: RedisClient, prefix: string) {
   const keys = conversationKeys(prefix);
+  const follows = new Set<Follow>();
+
+  // Once both connections are back (either may return last), whatever the gap held is read again.
+  const catchUpAll = () => {
+    if (redis.isReady && subscriber.isReady) for (const follow of follows) follow.catchUp();
+  };
+  subscriber.on('ready', catchUpAll);
+  redis.on('ready', catchUpAll);
 
   return {
     async follow(
       conversationId: string,
       after: string | 'now',
       deliver: (delivered: DeliveredEvent) => void,
+      lost: () => void = () => undefined,
     ): Promise<Following> {
       let lastId = '0-0';
       let buffered: DeliveredEvent[] | null = [];
@@ -82,6 +98,18 @@ export function createEventFollower(redis: RedisClient, subscriber: RedisClient,
         if (buffered) buffered.push(delivered);
         else pass(delivered);
       };
+      /** Live events wait while the stream is read, then go on in order (the ones already read are skipped). */
+      const replayAfter = async (id: string) => {
+        buffered ??= [];
+        try {
+          for (const entry of await redis.xRange(keys.events(conversationId), `(${id}`, '+'))
+            pass({ id: entry.id, event: JSON.parse(entry.message.event!) as ConversationEvent });
+        } finally {
+          const backlog = buffered;
+          buffered = null;
+          backlog.forEach(pass);
+        }
+      };
 
       const channel = keys.live(conversationId);
       try {
@@ -91,22 +119,39 @@ export function createEventFollower(redis: RedisClient, subscriber: RedisClient,
           lastId = latest?.id ?? '0-0';
         } else {
           lastId = after;
-          for (const entry of await redis.xRange(keys.events(conversationId), `(${after}`, '+'))
-            pass({ id: entry.id, event: JSON.parse(entry.message.event!) as ConversationEvent });
+          await replayAfter(after);
         }
       } catch (error) {
         await subscriber.unsubscribe(channel, listener).catch(() => undefined);
         throw asUnavailable('redis', error);
       }
-      const backlog = buffered;
+      const backlog = buffered ?? [];
       buffered = null;
       backlog.forEach(pass);
 
-      return {
-        async stop() {
-          await subscriber.unsubscribe(channel, listener).catch(() => undefined);
+      // Catch-ups run one after another: each reads from the last id the one before passed on.
+      let catchingUp = Promise.resolve();
+      const follow: Follow = {
+        catchUp() {
+          catchingUp = catchingUp
+            .then(() => (follows.has(follow) ? replayAfter(lastId) : undefined))
+            .catch(() => {
+              void stop();
+              lost();
+            });
         },
       };
+      follows.add(follow);
+      const stop = async () => {
+        if (!follows.delete(follow)) return;
+        await subscriber.unsubscribe(channel, listener).catch(() => undefined);
+      };
+      return { stop };
+    },
+
+    /** Followings open now. */
+    get size() {
+      return follows.size;
     },
   };
 }

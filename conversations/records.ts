@@ -23,6 +23,14 @@ export interface ConversationRecord extends ConversationRef {
 export const needsPerson: readonly ConversationStatus[] = ['waiting_for_agent', 'agent'];
 
 /**
+ * Conversation ids are UUIDs. Anything else names no conversation, and must not reach a Redis key:
+ * `<uuid>:messages` is another key of the same conversation.
+ */
+export function isConversationId(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+/**
  * Each conversation's record in a Redis hash (the workflow decides; this is what the API reads), and
  * two per-tenant indexes for the agent inbox: every conversation by creation time, and those that
  * need a person by their last change of status (however many newer ones were started since).

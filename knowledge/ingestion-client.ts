@@ -21,8 +21,25 @@ import type {
 import { integrationIdKey, knowledgeBaseIdKey, sourceTypeKey, tenantIdKey } from '#workflows/search-attributes.js';
 import type { JobStore } from './jobs.js';
 
-/** Bounds on one item: beyond them the ingestion API answers 413 rather than accept it. */
-export const ingestLimits = { itemsPerBulk: 500, titleChars: 1000, contentChars: 100_000 } as const;
+/**
+ * Bounds on one item and on a cleanup: beyond them the ingestion API answers 413 rather than accept
+ * them. Each item travels to Temporal as one payload, and a cleanup's keep list as its workflow's
+ * input; Temporal refuses payloads over 2 MB, so an item (at most 100,000 characters of content, 6
+ * bytes each escaped, plus its metadata) stays within 1 MB and a keep list within 1 MB, leaving room
+ * for what travels with them. `nesting` is how deep `metadata` and `sourceData` may go: JSON.stringify
+ * (in the Temporal client) recurses, and fails on a few thousand levels.
+ */
+export const ingestLimits = {
+  itemsPerBulk: 500,
+  titleChars: 1000,
+  contentChars: 100_000,
+  /** `metadata` and `sourceData`, each, as JSON. */
+  metadataBytes: 256 * 1024,
+  nesting: 32,
+  itemBytes: 1024 * 1024,
+  keepExternalIds: 50_000,
+  keepListBytes: 1024 * 1024,
+} as const;
 
 /** An ingestion item as the published interface defines it (already validated). */
 export interface IngestItem {

@@ -244,6 +244,49 @@ export const variables = {
       "messages the AI answers per operator and UTC day; past it, a widget visitor's message is answered 429 answer_budget_exhausted until midnight UTC, and a messaging customer is handed to a person",
     usedBy: ['api', 'worker'],
   },
+  STREAM_MAX_LIFETIME_SECONDS: {
+    schema: { type: 'number', exclusiveMinimum: 0 },
+    default: 1800,
+    description:
+      'every event stream (chat and agent) ends after this long; clients reconnect, the widget with Last-Event-ID, and miss nothing',
+    usedBy: ['api'],
+  },
+  STREAMS_PER_CONVERSATION: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 10,
+    description: 'open chat event streams per conversation at most; more are answered 429',
+    usedBy: ['api'],
+  },
+  STREAMS_PER_ADDRESS: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 100,
+    description: 'open chat event streams per client address at most (API process); more are answered 429',
+    usedBy: ['api'],
+  },
+  STREAMS_PER_USER: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 20,
+    description: 'open agent event streams per user at most (API process); more are answered 429',
+    usedBy: ['api'],
+  },
+  STREAM_SLOW_READER_BYTES: {
+    schema: { type: 'integer', minimum: 1024 },
+    default: 1024 * 1024,
+    description: 'an event stream whose client leaves more than this unread...',
+    usedBy: ['api'],
+  },
+  STREAM_SLOW_READER_SECONDS: {
+    schema: { type: 'number', minimum: 0 },
+    default: 30,
+    description: '...for longer than this is dropped',
+    usedBy: ['api'],
+  },
+  STREAM_RECHECK_SECONDS: {
+    schema: { type: 'number', exclusiveMinimum: 0 },
+    default: 60,
+    description: "how often an open agent event stream checks its user's token again; one that no longer authenticates ends",
+    usedBy: ['api'],
+  },
   CHAT_REPLY_TIMEOUT_SECONDS: {
     schema: { type: 'number', exclusiveMinimum: 0 },
     default: 60,
@@ -319,7 +362,8 @@ export const variables = {
   BODY_LIMIT_BYTES: {
     schema: { type: 'integer', minimum: 1024 },
     default: 5 * 1024 * 1024,
-    description: 'largest accepted request body; a larger one is answered 413',
+    description:
+      'largest accepted body of the ingestion routes (the others have fixed, smaller limits); a larger one is answered 413',
     usedBy: ['api'],
   },
   USER_TOKEN_LIFETIME_DAYS: {

@@ -50,6 +50,18 @@ export interface Config {
   userPerMinute: number;
   adminPerMinute: number;
   refusedTokensPerMinute: number;
+  streams: StreamsConfig;
+}
+
+/** What bounds the API's event streams. */
+export interface StreamsConfig {
+  maxLifetimeMs: number;
+  perConversation: number;
+  perAddress: number;
+  perUser: number;
+  slowReaderBytes: number;
+  slowReaderMs: number;
+  recheckMs: number;
 }
 
 export type EmbeddingsConfig =
@@ -226,6 +238,15 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     dataDir: String(values.DATA_DIR),
     logLevel: String(values.LOG_LEVEL),
     bodyLimitBytes: Number(values.BODY_LIMIT_BYTES),
+    streams: {
+      maxLifetimeMs: Number(values.STREAM_MAX_LIFETIME_SECONDS) * 1000,
+      perConversation: Number(values.STREAMS_PER_CONVERSATION),
+      perAddress: Number(values.STREAMS_PER_ADDRESS),
+      perUser: Number(values.STREAMS_PER_USER),
+      slowReaderBytes: Number(values.STREAM_SLOW_READER_BYTES),
+      slowReaderMs: Number(values.STREAM_SLOW_READER_SECONDS) * 1000,
+      recheckMs: Number(values.STREAM_RECHECK_SECONDS) * 1000,
+    },
     rateLimitPerMinute: Number(values.RATE_LIMIT_PER_MINUTE),
     credentials: {
       userTokenLifetimeMs: Number(values.USER_TOKEN_LIFETIME_DAYS) * 24 * 3600 * 1000,

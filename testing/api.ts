@@ -6,7 +6,7 @@ import { createLogger } from '#platform/logger.js';
 import { poll } from '#platform/poll.js';
 import { createTenancy, type Tenancy } from '#tenancy/index.js';
 import { answerClientErrors } from '#api/client-errors.js';
-import { wireApi } from '#api/wiring.js';
+import { wireApi, type WiredApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
 import { testConfig } from './config.js';
 import { createResponseChecker } from './response-conformance.js';
@@ -19,6 +19,8 @@ export interface TestApi {
   /** A second client on the same Redis, for looking behind the API. */
   redis: RedisClient;
   tenancy: Tenancy;
+  /** What the API holds open now: event streams, and followings of conversations. */
+  live: WiredApi['live'];
   /** Sends a request; the body, when given, as JSON. */
   request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
   admin(method: string, path: string, body?: unknown): Promise<TestResponse>;
@@ -80,6 +82,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
     adminToken,
     redis,
     tenancy: createTenancy(redis, config.redis.prefix, { credentials: config.credentials }),
+    live: api.live,
     request,
     admin: (method, path, body) => request(method, path, { body, headers: { authorization: `Bearer ${adminToken}` } }),
     async close() {

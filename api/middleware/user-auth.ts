@@ -17,13 +17,27 @@ export function requireUser(
   return async function requireUser(ctx, next) {
     const match = /^Bearer (\S+)$/.exec(ctx.get('authorization'));
     if (!match) throw unauthorized('Missing user token: send Authorization: Bearer <user token>.');
-    const user: User | undefined = await tenancy.findUserByToken(match[1]!);
-    if (!user) throw unauthorized('The user token is not valid.');
-    if (!user.active) throw unauthorized('This user has been deactivated: ask an administrator of the service.');
-    if (Date.parse(user.tokenExpiresAt) <= now().getTime())
-      throw keyExpired('This user token has expired: ask an administrator of the service to rotate it.');
-    if (!roles.includes(user.role)) throw forbidden(`This needs the role ${roles.join(' or ')}; the user is ${user.role}.`);
-    ctx.state.user = user;
+    ctx.state.user = await authenticateUser(tenancy, match[1]!, roles, now);
     await next();
   };
+}
+
+/**
+ * The user a token authenticates, with a role of `roles`, or the 401/403 `requireUser` answers.
+ * Open event streams ask again with it now and then, so a token that stops working (rotated away,
+ * expired, its user deactivated) ends them.
+ */
+export async function authenticateUser(
+  tenancy: Pick<Tenancy, 'findUserByToken'>,
+  token: string,
+  roles: readonly UserRole[],
+  now: () => Date = () => new Date(),
+): Promise<User> {
+  const user: User | undefined = await tenancy.findUserByToken(token);
+  if (!user) throw unauthorized('The user token is not valid.');
+  if (!user.active) throw unauthorized('This user has been deactivated: ask an administrator of the service.');
+  if (Date.parse(user.tokenExpiresAt) <= now().getTime())
+    throw keyExpired('This user token has expired: ask an administrator of the service to rotate it.');
+  if (!roles.includes(user.role)) throw forbidden(`This needs the role ${roles.join(' or ')}; the user is ${user.role}.`);
+  return user;
 }

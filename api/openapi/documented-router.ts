@@ -1,7 +1,15 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { DefaultContext, Middleware } from 'koa';
+import { jsonBody } from '../middleware/json-body.js';
 import { validateBody, validateQuery } from '../middleware/validate-body.js';
+
+/**
+ * The body limit of a router that sets none: above the largest body any such route accepts as
+ * valid (a chat message or agent reply of 4,000 characters, an operator's 100 domains, written
+ * with every character escaped as `\uXXXX`, are each under 30 KB).
+ */
+export const smallBodyLimitBytes = 64 * 1024;
 
 export type Security = 'none' | 'admin' | 'apiKey' | 'userToken' | 'operatorKey';
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -80,7 +88,19 @@ export class DocumentedRouter<State = object> {
   readonly router = new Router<State>();
   readonly operations: Operation[] = [];
 
-  constructor(private readonly defaults: { tags: string[]; security: Security; scope?: string; errors: number[] }) {}
+  private readonly parseBody: Middleware;
+
+  /**
+   * `bodyLimitBytes` bounds the JSON bodies of its routes. A body is read only by a route that takes
+   * one, after the router's own middleware (authentication, rate limits): an anonymous or refused
+   * request never costs a parse.
+   */
+  constructor(
+    private readonly defaults: { tags: string[]; security: Security; scope?: string; errors: number[] },
+    { bodyLimitBytes = smallBodyLimitBytes }: { bodyLimitBytes?: number } = {},
+  ) {
+    this.parseBody = jsonBody(bodyLimitBytes);
+  }
 
   // Each method hands its type arguments on to `add` by name: inferring them again from the
   // handlers' types would send the compiler through `FromSchema` too deep.
@@ -139,7 +159,7 @@ export class DocumentedRouter<State = object> {
     const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
     const validation: Middleware[] = [
       ...(spec.query ? [validateQuery(spec.query)] : []),
-      ...(spec.body ? [validateBody(spec.body, { optional: spec.bodyOptional ?? false })] : []),
+      ...(spec.body ? [this.parseBody, validateBody(spec.body, { optional: spec.bodyOptional ?? false })] : []),
     ];
     // The validators leave what the handlers' types promise: the typed body, and the query in the state.
     this.router[method]<T & QueryState<Query>, BodyContext<Body>>(koaPath, ...validation, ...handlers);

@@ -9,7 +9,8 @@ import { ConversationClosedError, type ConversationClient } from '#conversations
 import type { Tenancy } from '#tenancy/index.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
 import { answerBudgetExhausted, conversationClosed, invalidPayload } from '../errors.js';
-import { openEventStream } from '../event-stream.js';
+import { clientAddressKey } from '../client-address.js';
+import type { EventStreams, StreamCap } from '../event-stream.js';
 import { requireOperator } from '../middleware/operator-auth.js';
 import type { ChatRateLimits } from '../middleware/chat-rate-limits.js';
 import { requireVisitor } from '../middleware/visitor-auth.js';
@@ -41,6 +42,9 @@ export interface ChatRouterDeps {
   /** Each operator's AI answers per UTC day. */
   answerBudget: Pick<AnswerBudget, 'spend'>;
   settings: { replyTimeoutMs: number };
+  streams: EventStreams;
+  /** Open event streams at most, per conversation and per client address. */
+  streamCaps: { perConversation: number; perAddress: number };
 }
 
 const visitorToken = { name: 'x-visitor-token', required: true, description: 'The token the conversation was started with.' };
@@ -60,6 +64,8 @@ export function createChatRouter({
   rateLimits,
   answerBudget,
   settings,
+  streams,
+  streamCaps,
 }: ChatRouterDeps) {
   const router = new DocumentedRouter<ChatState>({ tags: ['Chat'], security: 'operatorKey', errors: [401, 403, 429, 503] });
   router.use(requireOperator(tenancy));
@@ -70,6 +76,10 @@ export function createChatRouter({
   const newConversation = [rateLimits.perAddress, rateLimits.conversationsPerHour, perOperator] as const;
   // The routes of one conversation: their handlers see the VisitorState these leave.
   const visitor = [rateLimits.refusedVisitors(requireVisitor(records)), rateLimits.perVisitor, perOperator] as const;
+  const capsOf = (conversationId: string, address: string): StreamCap[] => [
+    { key: `conversation:${conversationId}`, max: streamCaps.perConversation, subject: 'this conversation' },
+    { key: `address:${address}`, max: streamCaps.perAddress, subject: 'this address' },
+  ];
 
   /** A message the AI is to answer spends one of the operator's answers for today. */
   const withinAnswerBudget: Middleware<VisitorState> = async (ctx, next) => {
@@ -173,19 +183,27 @@ export function createChatRouter({
 
       const replyEvents = new Set(['token', 'reset', 'citations', 'done']);
       const pending: Array<[string, unknown]> = [];
-      let stream: ReturnType<typeof openEventStream> | undefined;
+      // Taken first: a full cap refuses before the message is sent, and a client gone stops the following.
+      const stream = streams.open(ctx, capsOf(conversation.conversationId, clientAddressKey(ctx.ip)));
+      let started = false;
       let answered = false;
 
       // Follow before sending, so no part of the answer can come before the follower listens.
-      const following = await follower.follow(conversation.conversationId, 'now', ({ event }) => {
-        if (!replyEvents.has(event.type) || !('replyTo' in event) || event.replyTo !== messageId) return;
-        const { type, ...data } = event;
-        if (stream) stream.send(type, data);
-        else pending.push([type, data]);
-        if (type !== 'done') return;
-        answered = true;
-        stream?.end();
-      });
+      const following = await follower.follow(
+        conversation.conversationId,
+        'now',
+        ({ event }) => {
+          if (!replyEvents.has(event.type) || !('replyTo' in event) || event.replyTo !== messageId) return;
+          const { type, ...data } = event;
+          if (started) stream.send(type, data);
+          else pending.push([type, data]);
+          if (type !== 'done') return;
+          answered = true;
+          if (started) stream.end();
+        },
+        stream.end,
+      );
+      stream.onEnd(() => void following.stop());
       try {
         await conversations.sendVisitorMessage(conversation, { messageId, text });
       } catch (error) {
@@ -193,8 +211,8 @@ export function createChatRouter({
         throw error instanceof ConversationClosedError ? conversationClosed() : error;
       }
 
-      stream = openEventStream(ctx);
-      stream.onEnd(() => void following.stop());
+      stream.start();
+      started = true;
       stream.send('accepted', { messageId });
       for (const [event, data] of pending.splice(0)) stream.send(event, data);
       if (answered) return stream.end();
@@ -260,16 +278,18 @@ export function createChatRouter({
         throw invalidPayload('Last-Event-ID is not an event id of this stream.', [
           { path: 'Last-Event-ID', message: 'must look like 1700000000000-0' },
         ]);
-      const pending: Array<[string, unknown, string | null]> = [];
-      let stream: ReturnType<typeof openEventStream> | undefined;
-      const following = await follower.follow(conversation.conversationId, lastEventId || 'now', ({ id, event }) => {
-        const { type, ...data } = event;
-        if (stream) stream.send(type, data, id);
-        else pending.push([type, data, id]);
-      });
-      stream = openEventStream(ctx);
-      for (const [event, data, id] of pending.splice(0)) stream.send(event, data, id);
+      const stream = streams.open(ctx, capsOf(conversation.conversationId, clientAddressKey(ctx.ip)));
+      const following = await follower.follow(
+        conversation.conversationId,
+        lastEventId || 'now',
+        ({ id, event }) => {
+          const { type, ...data } = event;
+          stream.send(type, data, id);
+        },
+        stream.end,
+      );
       stream.onEnd(() => void following.stop());
+      stream.start();
     },
   );
 

@@ -102,6 +102,56 @@ test('beyond the limits the answer is 413, saying the limit', async (t) => {
   t.regex(longInBulk.body.error.message, /items\[1\]\.data\.content/);
 });
 
+test('what Temporal could not carry is 413 naming the limit, never a 500: metadata, nesting, the item, the keep list', async (t) => {
+  const post = (path: string, body: unknown) => api.request('POST', path, { body, headers });
+  const withData = (data: Record<string, unknown>) => ({ ...valid(), data: { ...valid().data, ...data } });
+
+  // About 3 MB: within the body limit, over Temporal's 2 MB per payload.
+  const huge = await post('/ingest', withData({ metadata: { blob: 'x'.repeat(3 * 1024 * 1024) } }));
+  t.is(huge.status, 413);
+  t.is(huge.body.error.code, 'payload_too_large');
+  t.regex(huge.body.error.message, /data\.metadata is larger than 262144 bytes/);
+
+  const large = await post('/ingest/bulk', { items: [valid(), withData({ sourceData: { blob: 'x'.repeat(300 * 1024) } })] });
+  t.is(large.status, 413);
+  t.regex(large.body.error.message, /items\[1\]\.data\.sourceData is larger than 262144 bytes/);
+
+  // Ten thousand levels: JSON.parse takes it, JSON.stringify (in the Temporal client) would not.
+  const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+  const nested = await api.request('POST', '/ingest', {
+    body: JSON.stringify(valid()).replace('"data":{', `"data":{"metadata":${deep},`),
+    headers: { ...headers, 'content-type': 'application/json' },
+  });
+  t.is(nested.status, 413);
+  t.regex(nested.body.error.message, /data\.metadata is nested deeper than 32 levels/);
+
+  // Metadata and source data each within their limit, and content at its own, but together too much.
+  const together = await post(
+    '/ingest',
+    withData({
+      content: '\u0001'.repeat(ingestLimits.contentChars),
+      metadata: { blob: 'x'.repeat(250 * 1024) },
+      sourceData: { blob: 'x'.repeat(250 * 1024) },
+    }),
+  );
+  t.is(together.status, 413);
+  t.regex(together.body.error.message, /the item is larger than 1048576 bytes/);
+
+  const manyIds = await post('/ingest/cleanup', {
+    sourceOrigin: 'shop',
+    keepExternalIds: Array.from({ length: ingestLimits.keepExternalIds + 1 }, (_, i) => `id-${i}`),
+  });
+  t.is(manyIds.status, 413);
+  t.regex(manyIds.body.error.message, /more than 50000/);
+
+  const longIds = await post('/ingest/cleanup', {
+    sourceOrigin: 'shop',
+    keepExternalIds: Array.from({ length: 6_000 }, (_, i) => `${i}-${'x'.repeat(490)}`),
+  });
+  t.is(longIds.status, 413);
+  t.regex(longIds.body.error.message, /keepExternalIds is larger than 1048576 bytes/);
+});
+
 test('ingestion needs the iq:import scope, and search iq:read', async (t) => {
   const { headers: readOnly, kb } = await (async () => {
     const tenant = (await api.admin('POST', '/admin/tenants', { name: 'Reader' })).body;

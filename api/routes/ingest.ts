@@ -7,6 +7,7 @@ import { AppError, invalidPayload, notFound } from '../errors.js';
 import { requireApiKey } from '../middleware/api-key-auth.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
+import { checkItemSizes, checkKeepList } from './ingest-limits.js';
 import {
   bulkQueuedResponse,
   bulkRequest,
@@ -24,19 +25,24 @@ export interface IngestRouterDeps {
   rateLimit: Middleware<AuthenticatedState>;
   jobs: Pick<JobStore, 'get'>;
   ingestion: IngestionClient;
+  /** The largest body a route here reads (a bulk of items). */
+  bodyLimitBytes: number;
 }
 
 /** The published queue estimate: 10 items per second. */
 const estimatedTime = (items: number) => `${Math.ceil(items / 10)}s`;
 
 /** The ingestion interface: items in, cleanup, and the status of each job. */
-export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: IngestRouterDeps) {
-  const router = new DocumentedRouter<AuthenticatedState>({
-    tags: ['Ingestion'],
-    security: 'apiKey',
-    scope: 'iq:import',
-    errors: [401, 403, 404, 413, 429, 503],
-  });
+export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion, bodyLimitBytes }: IngestRouterDeps) {
+  const router = new DocumentedRouter<AuthenticatedState>(
+    {
+      tags: ['Ingestion'],
+      security: 'apiKey',
+      scope: 'iq:import',
+      errors: [401, 403, 404, 413, 429, 503],
+    },
+    { bodyLimitBytes },
+  );
   router.use(requireApiKey(tenancy, 'iq:import'), rateLimit);
 
   /** The knowledge base each item goes to: its own, or the tenant's default (403/404 as for any resource). */
@@ -59,7 +65,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
     async (ctx) => {
       const item = ctx.request.body;
       refuseHelpCenterItems([item], '');
-      checkContentLength([item]);
+      checkItemSizes([item]);
       const [knowledgeBaseId] = await targetsOf(ctx.state.apiKey.tenantId, [item.knowledgeBaseId]);
       const jobId = await ingestion.acceptOne(ctx.state.apiKey.tenantId, knowledgeBaseId!, item);
       ctx.body = { status: 'queued', jobId };
@@ -84,7 +90,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
         );
       }
       refuseHelpCenterItems(items, '/items');
-      checkContentLength(items);
+      checkItemSizes(items);
       const targets = await targetsOf(
         ctx.state.apiKey.tenantId,
         items.map((item) => item.knowledgeBaseId),
@@ -109,6 +115,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion }: Inge
     async (ctx) => {
       const { body } = ctx.request;
       if (body.sourceOrigin === helpCenterIntegrationId) throw helpCenterReserved('/sourceOrigin', 'sourceOrigin');
+      checkKeepList(body.keepExternalIds);
       const tenantId = ctx.state.apiKey.tenantId;
       const [knowledgeBaseId] = await targetsOf(tenantId, [body.knowledgeBaseId]);
       ctx.body = await ingestion.cleanup({
@@ -152,14 +159,3 @@ const helpCenterReserved = (path: string, field: string) =>
     `The ${field} ${helpCenterIntegrationId} is reserved for the help centre's articles: publish articles through the help centre, or use another ${field}.`,
     [{ path, message: `must not be ${helpCenterIntegrationId}` }],
   );
-
-function checkContentLength(items: IngestItem[]): void {
-  const index = items.findIndex((item) => item.data.content.length > ingestLimits.contentChars);
-  if (index === -1) return;
-  const where = items.length > 1 ? `items[${index}].data.content` : 'data.content';
-  throw new AppError(
-    413,
-    'payload_too_large',
-    `${where} is longer than ${ingestLimits.contentChars} characters: split the item or shorten it.`,
-  );
-}

@@ -30,8 +30,14 @@ export const ingestItem = objectOf(
           maxLength: 2048,
           description: 'Used in citations.',
         },
-        metadata: { type: 'object', description: 'Original raw data (price, sku, author…).' },
-        sourceData: { type: 'object', description: 'Structured source data for richer answers.' },
+        metadata: {
+          type: 'object',
+          description: `Original raw data (price, sku, author…); at most ${ingestLimits.metadataBytes} bytes as JSON and ${ingestLimits.nesting} levels deep (413 beyond).`,
+        },
+        sourceData: {
+          type: 'object',
+          description: `Structured source data for richer answers; at most ${ingestLimits.metadataBytes} bytes as JSON and ${ingestLimits.nesting} levels deep (413 beyond).`,
+        },
         hash: {
           type: 'string',
           minLength: 1,
@@ -72,7 +78,7 @@ export const cleanupRequest = objectOf(
     keepExternalIds: {
       type: 'array',
       items: { type: 'string', minLength: 1, maxLength: 500 },
-      description: 'External ids that still exist. Required: an empty list deletes every source of the origin.',
+      description: `External ids that still exist. Required: an empty list deletes every source of the origin. At most ${ingestLimits.keepExternalIds} ids and ${ingestLimits.keepListBytes} bytes as JSON (413 beyond).`,
     },
   },
   ['knowledgeBaseId'],

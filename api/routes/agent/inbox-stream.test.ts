@@ -9,6 +9,7 @@ function recordingStream() {
   let ended = false;
   const stream: EventStream = {
     send: (event, data) => void (ended || sent.push({ event, data })),
+    start: () => undefined,
     end() {
       ended = true;
       callbacks.splice(0).forEach((callback) => callback());

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventFollower } from '#conversations/events.js';
 import type { Inbox, InboxFilter } from '#conversations/inbox.js';
-import type { ConversationRecord, ConversationRecords } from '#conversations/records.js';
+import { isConversationId, type ConversationRecord, type ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
 import {
   ConversationActionRefusedError,
@@ -13,9 +13,10 @@ import type { Agent } from '#workflows/conversation/types.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 import { tokenFromQuery } from './query-token.js';
 import { replyRefusal } from './reply-refusal.js';
-import { conflict, conversationClosed } from '#api/errors.js';
+import { AppError, conflict, conversationClosed } from '#api/errors.js';
 import { ownedBy } from '#api/ownership.js';
-import { openEventStream } from '#api/event-stream.js';
+import type { EventStreams, StreamCap, StreamRecheck } from '#api/event-stream.js';
+import { authenticateUser } from '#api/middleware/user-auth.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
 import {
   agentConversationResponse,
@@ -31,10 +32,13 @@ import {
 } from '#api/schemas/agent.js';
 import type { UserState } from '#api/state.js';
 import type { UserGuard } from '#api/middleware/token-budgets.js';
+import type { Tenancy } from '#tenancy/index.js';
 
 export interface AgentRouterDeps {
   /** Authenticates the user token, within its budgets (`api/middleware/token-budgets.ts`). */
   requireUser: UserGuard;
+  /** Where an open stream checks its token again. */
+  tenancy: Pick<Tenancy, 'findUserByToken'>;
   inbox: Inbox;
   records: Pick<ConversationRecords, 'get'>;
   transcript: Pick<Transcript, 'read'>;
@@ -44,9 +48,10 @@ export interface AgentRouterDeps {
   now?: () => Date;
   /** How often the inbox stream looks for changes. */
   inboxIntervalMs?: number;
+  streams: EventStreams;
+  /** Open event streams per user at most; how often an open stream checks its token again. */
+  streamSettings: { perUser: number; recheckMs: number };
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isStreamPath = (path: string) => path === '/agent/events' || /^\/agent\/conversations\/[^/]+\/events$/.test(path);
 
@@ -57,6 +62,7 @@ const isStreamPath = (path: string) => path === '/agent/events' || /^\/agent\/co
  */
 export function createAgentRouter({
   requireUser,
+  tenancy,
   inbox,
   records,
   transcript,
@@ -65,9 +71,31 @@ export function createAgentRouter({
   channel,
   now = () => new Date(),
   inboxIntervalMs = 2_000,
+  streams,
+  streamSettings,
 }: AgentRouterDeps) {
   const router = new DocumentedRouter<UserState>({ tags: ['Agent inbox'], security: 'userToken', errors: [401, 403, 429, 503] });
-  router.use(tokenFromQuery(isStreamPath), requireUser(['admin', 'agent']));
+  const roles = ['admin', 'agent'] as const;
+  router.use(tokenFromQuery(isStreamPath), requireUser(roles));
+
+  /** A user's stream: capped per user, and ended once its token no longer authenticates (revoked, user gone). */
+  const openUserStream = (ctx: Parameters<EventStreams['open']>[0] & { state: UserState }) => {
+    const { user } = ctx.state;
+    const token = /^Bearer (\S+)$/.exec(ctx.get('authorization'))![1]!;
+    const caps: StreamCap[] = [{ key: `user:${user.id}`, max: streamSettings.perUser, subject: 'this user' }];
+    const recheck: StreamRecheck = {
+      intervalMs: streamSettings.recheckMs,
+      stillAllowed: () =>
+        authenticateUser(tenancy, token, roles).then(
+          (again) => again.id === user.id,
+          (error: unknown) => {
+            if (error instanceof AppError && (error.status === 401 || error.status === 403)) return false;
+            throw error;
+          },
+        ),
+    };
+    return streams.open(ctx, caps, recheck);
+  };
 
   const agentOf = (user: UserState['user']): Agent => ({ agentId: user.id, name: user.name });
   const detailed = async (record: ConversationRecord) => ({
@@ -99,12 +127,14 @@ export function createAgentRouter({
         'Server-sent events: the inbox list (every status, the latest 200) at once and whenever it changes, so a new conversation shows as it starts. The user token may also be sent as `?token=` (for EventSource).',
       query: inboxEventsQuery,
       responses: { 200: { description: 'The event stream', schema: inboxEventStream, contentType: 'text/event-stream' } },
+      errors: [429],
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
       // Every open conversation: a new one shows up as it starts, not only once it needs a person.
       const filter: InboxFilter = { status: 'all', limit: 200 };
-      const stream = openEventStream(ctx);
+      const stream = openUserStream(ctx);
+      stream.start();
       sendInboxUpdates(stream, () => inbox.list(tenantId, filter), {
         intervalMs: inboxIntervalMs,
         onError: (error) => ctx.state.log.warn({ err: error }, 'inbox update failed'),
@@ -135,31 +165,32 @@ export function createAgentRouter({
       responses: {
         200: { description: 'The event stream', schema: conversationEventStream, contentType: 'text/event-stream' },
       },
-      errors: [404],
+      errors: [404, 429],
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
       const { conversationId } = await owned(tenantId, ctx.params.conversationId!);
+      const stream = openUserStream(ctx);
+      let started = false;
       const pending: Array<[string, unknown, string | null]> = [];
-      let stream: ReturnType<typeof openEventStream> | undefined;
       // Follow first, then read: nothing can happen between the snapshot and the first live event.
-      const following = await follower.follow(conversationId, 'now', ({ id, event }) => {
-        if (event.type !== 'message' && event.type !== 'status') return;
-        const { type, ...data } = event;
-        if (stream) stream.send(type, data, id);
-        else pending.push([type, data, id]);
-      });
-      let snapshot: Awaited<ReturnType<typeof detailed>>;
-      try {
-        snapshot = await detailed(await owned(tenantId, conversationId));
-      } catch (error) {
-        await following.stop();
-        throw error;
-      }
-      stream = openEventStream(ctx);
+      const following = await follower.follow(
+        conversationId,
+        'now',
+        ({ id, event }) => {
+          if (event.type !== 'message' && event.type !== 'status') return;
+          const { type, ...data } = event;
+          if (started) stream.send(type, data, id);
+          else pending.push([type, data, id]);
+        },
+        stream.end,
+      );
+      stream.onEnd(() => void following.stop());
+      const snapshot = await detailed(await owned(tenantId, conversationId));
+      stream.start();
+      started = true;
       stream.send('conversation', snapshot);
       for (const [event, data, id] of pending.splice(0)) stream.send(event, data, id);
-      stream.onEnd(() => void following.stop());
     },
   );
 
@@ -233,7 +264,7 @@ export function createAgentRouter({
 
   /** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
   async function owned(tenantId: string, conversationId: string): Promise<ConversationRecord> {
-    const record = uuidPattern.test(conversationId) ? await records.get(conversationId) : undefined;
+    const record = isConversationId(conversationId) ? await records.get(conversationId) : undefined;
     return ownedBy(record, tenantId, `conversation ${conversationId}`);
   }
 

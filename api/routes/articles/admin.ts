@@ -29,8 +29,17 @@ const base = '/admin/knowledge-bases/{kbId}';
  * is also fed to its knowledge base for the AI (`articles/ai-feed.ts`); the feed is told about
  * every change, and removes the article once it stops being published and public.
  */
+/**
+ * Above the largest valid article: about 330,000 characters of fields at most (body, excerpt, 50 entry
+ * points with their snippets and tags), 6 bytes each when every one is escaped as `\uXXXX`.
+ */
+const articleBodyLimitBytes = 2 * 1024 * 1024;
+
 export function createAdminArticlesRouter({ tenancy, requireAdmin, articles, feed }: AdminArticlesRouterDeps) {
-  const router = new DocumentedRouter({ tags: ['Help-centre authoring'], security: 'admin', errors: [401, 404, 429, 503] });
+  const router = new DocumentedRouter(
+    { tags: ['Help-centre authoring'], security: 'admin', errors: [401, 404, 429, 503] },
+    { bodyLimitBytes: articleBodyLimitBytes },
+  );
   router.use(requireAdmin);
 
   async function knowledgeBaseOr404(id: string): Promise<KnowledgeBase> {
