@@ -146,9 +146,11 @@ export function createApp({
   // are proxies we run: what is left of it was written by the client and proves nothing.
   const hops = settings.trustedProxyHops;
   const app = new Koa<ApiState>({ proxy: hops > 0, maxIpsCount: hops });
-  app.on('error', (error: Error & { code?: string }, ctx?: Koa.Context) => {
-    // A visitor closing an event stream is how those streams end, not an error.
+  app.on('error', (error: Error & { code?: string; headerSent?: boolean }, ctx?: Koa.Context) => {
+    // A visitor closing an event stream is how those streams end, and a client that hangs up after
+    // its answer went out (a refusal sent before its large body was read) is gone: neither is ours.
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    if (error.code === 'ECONNRESET' && error.headerSent) return;
     logger.error({ err: error, requestId: ctx?.state?.requestId }, 'unexpected error');
   });
 

@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { smallBodyLimitBytes as smallestBodyLimitBytes } from '#api/openapi/documented-router.js';
 import { createResponseChecker } from '#testing/response-conformance.js';
 import { hostileRequests, seededRandom, type HostileRequest, type KnownValues } from './hostile-requests.js';
 
@@ -17,6 +18,12 @@ export interface CampaignResult {
   failures: Array<{ index: number; request: Summary; problem: string }>;
   /** Refusals in the error shape whose status the operation does not document: `POST /ingest 415`. */
   undocumented: Record<string, number>;
+  /**
+   * Requests with a body over the smallest route limit whose connection ended while the client was
+   * still sending: the API answered (a refusal) before reading the body, and the client (undici's
+   * fetch) did not read that answer. Not a failure: the refusal is the point.
+   */
+  cutOffWhileSending: number;
   seconds: number;
 }
 
@@ -39,6 +46,7 @@ export async function runCampaign(options: {
   const byStatus: Record<string, number> = {};
   const failures: CampaignResult['failures'] = [];
   const undocumented: Record<string, number> = {};
+  let cutOffWhileSending = 0;
   const started = performance.now();
   const limit = pLimit(concurrency);
   await Promise.all(
@@ -48,7 +56,7 @@ export async function runCampaign(options: {
         byStatus[outcome.status] = (byStatus[outcome.status] ?? 0) + 1;
         const problem =
           typeof outcome.status !== 'number'
-            ? outcome.status
+            ? `${outcome.status}${outcome.text ? `: ${outcome.text}` : ''}`
             : outcome.status >= 500
               ? `answered ${outcome.status}: ${outcome.text.slice(0, 300)}`
               : problemOf({
@@ -59,6 +67,10 @@ export async function runCampaign(options: {
                   body: outcome.body,
                 });
         if (!problem) return;
+        if (outcome.status === 'request failed' && Buffer.byteLength(request.body ?? '') > smallestBodyLimitBytes) {
+          cutOffWhileSending++;
+          return;
+        }
         if (typeof outcome.status === 'number' && outcome.status < 500 && isRefusal(outcome)) {
           const key = `${request.operation} ${outcome.status}`;
           undocumented[key] = (undocumented[key] ?? 0) + 1;
@@ -68,7 +80,14 @@ export async function runCampaign(options: {
       }),
     ),
   );
-  return { sent: requests.length, byStatus, failures, undocumented, seconds: (performance.now() - started) / 1000 };
+  return {
+    sent: requests.length,
+    byStatus,
+    failures,
+    undocumented,
+    cutOffWhileSending,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 /** A 4xx in the one error shape: `{"error": {"code", "message"}}`. */

@@ -57,6 +57,7 @@ try {
   log(`answers by status: ${JSON.stringify(result.byStatus)}`);
   log(`API resident memory: ${baseline} MB before, ${afterRun} MB right after, ${settled} MB after 30 s idle`);
   log(`refusals with a status their operation does not document: ${JSON.stringify(result.undocumented)}`);
+  log(`requests cut off while sending a body the API refused before reading it: ${result.cutOffWhileSending}`);
   log(`processes restarted: ${restarted.length ? restarted.join(', ') : 'none'}`);
   for (const failure of result.failures.slice(0, 50)) {
     log(`FAILED seed ${seed} index ${failure.index}: ${JSON.stringify(failure.request)}: ${failure.problem}`);

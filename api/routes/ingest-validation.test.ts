@@ -58,6 +58,16 @@ test('wrong types, values and unknown fields are refused', async (t) => {
   }
 });
 
+// Found by `npm run fuzz`: a lone surrogate cannot be encoded into the item's workflow id, which
+// made a 500 of it.
+test('ids must be well-formed Unicode text: a lone surrogate is refused, a surrogate pair is fine', async (t) => {
+  t.deepEqual(await refused(t, '/ingest', { ...valid(), externalId: 'sku-\uD800' }), [
+    '/externalId must be well-formed Unicode text (no lone surrogate)',
+  ]);
+  const pair = await api.request('POST', '/ingest', { body: { ...valid(), externalId: 'sku-😀' }, headers });
+  t.is(pair.status, 200, JSON.stringify(pair.body));
+});
+
 test('bulk problems name the index of the item', async (t) => {
   const problems = await refused(t, '/ingest/bulk', {
     items: [valid(), { ...valid(), externalId: 7 }, { ...valid(), data: { title: 'x' } }],

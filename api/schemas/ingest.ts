@@ -7,7 +7,7 @@ import { textPatterns } from './text-patterns.js';
 export { ingestLimits };
 
 const identifier = (maxLength: number, description: string) =>
-  ({ type: 'string', minLength: 1, maxLength, description }) as const;
+  ({ type: 'string', minLength: 1, maxLength, pattern: textPatterns.wellFormed.pattern, description }) as const;
 
 export const ingestItem = objectOf(
   {

@@ -4,6 +4,9 @@
  */
 export const textPatterns = {
   notBlank: { pattern: '\\S', words: 'must contain more than white space' },
+  // Ids become parts of workflow ids and URLs, which a lone UTF-16 surrogate cannot be encoded into
+  // (ajv compiles patterns with the u flag, so a surrogate pair is one code point outside the range).
+  wellFormed: { pattern: '^[^\\uD800-\\uDFFF]*$', words: 'must be well-formed Unicode text (no lone surrogate)' },
   // Secrets go into a request header or an HMAC key.
   secret: { pattern: '^[!-~]+$', words: 'must be printable ASCII characters (letters, digits, symbols) without spaces' },
   // WordPress shows application passwords in groups of four with spaces, and ignores the spaces when it checks one.
