@@ -127,10 +127,9 @@ async function send(apiUrl: string, request: HostileRequest, deadlineMs: number)
     }
     return { status: response.status, contentType, body, text };
   } catch (error) {
-    const reason = controller.signal.aborted
-      ? `no answer within ${deadlineMs} ms`
-      : `request failed: ${(error as Error).message}`;
-    return { status: reason, contentType: null, text: '' };
+    if (controller.signal.aborted) return { status: `no answer within ${deadlineMs} ms`, contentType: null, text: '' };
+    const cause = (error as Error & { cause?: Error }).cause;
+    return { status: 'request failed', contentType: null, text: cause?.message ?? (error as Error).message };
   } finally {
     clearTimeout(timer);
   }
