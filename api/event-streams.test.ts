@@ -236,6 +236,41 @@ test.serial("an agent's streams end once the user's token no longer authenticate
   t.is((await strict.request('GET', '/agent/events', { headers })).status, 401);
 });
 
+for (const [how, end] of [
+  [
+    'its user is deactivated',
+    (tenantId: string, userId: string) => strict.admin('PATCH', `/admin/tenants/${tenantId}/users/${userId}`, { active: false }),
+  ],
+  [
+    'its token is rotated',
+    (tenantId: string, userId: string) => strict.admin('POST', `/admin/tenants/${tenantId}/users/${userId}/token`),
+  ],
+] as const) {
+  test.serial(`an agent's open streams end when ${how} through the admin API`, async (t) => {
+    const { chat, tenant } = await chattingTenant(strict);
+    const visitor = await chat.start();
+    const user = await strict.admin('POST', `/admin/tenants/${tenant.id}/users`, {
+      name: 'Ada',
+      email: `${randomUUID()}@shop.example`,
+      role: 'agent',
+    });
+    const headers = { authorization: `Bearer ${user.body.token}` };
+    const streams = await Promise.all([
+      fetch(`${strict.url}/agent/events`, { headers }),
+      fetch(`${strict.url}/agent/conversations/${visitor.conversationId}/events`, { headers }),
+    ]);
+    t.deepEqual(
+      streams.map((response) => response.status),
+      [200, 200],
+    );
+
+    t.true([200, 201].includes((await end(tenant.id, user.body.id)).status));
+    await Promise.all(streams.map((response) => readEventStream(response, performance.now())));
+    t.deepEqual(await nothingOpen(strict), { streams: 0, followings: 0 });
+    t.is((await strict.request('GET', '/agent/events', { headers })).status, 401);
+  });
+}
+
 test('F26: a chat conversation id that is not a UUID is 404 in the one error shape', async (t) => {
   const { chat } = await chattingTenant(capped);
   const visitor = await chat.start();
