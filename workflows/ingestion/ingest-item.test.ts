@@ -55,7 +55,9 @@ function recordingActivities() {
   const activities: IngestionActivities = {
     async ingestSource({ operation }): Promise<JobStatus> {
       ingested.push(operation.data.content);
-      calls.push(`ingest ${operation.data.content}`);
+      const metadataOnly = operation.options.metadataOnly ? ' (metadata only)' : '';
+      const metadata = operation.data.metadata ? ` ${JSON.stringify(operation.data.metadata)}` : '';
+      calls.push(`ingest ${operation.data.content}${metadataOnly}${metadata}`);
       if (ingested.length === 1) {
         firstStarted();
         await released;
@@ -96,6 +98,13 @@ function itemOnItsOwnQueues(externalId: string) {
     identity,
     ingestion,
     send: (content: string) => ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(externalId, content)),
+    /** A metadata-only version: new metadata, no new text. */
+    sendMetadata: (metadata: Record<string, unknown>) =>
+      ingestion.acceptOne(identity.tenantId, knowledgeBaseId, {
+        ...version(externalId, 'unchanged'),
+        data: { title: 'Page', content: 'unchanged', metadata },
+        options: { metadataOnly: true },
+      }),
     reembed: () => ingestion.reembed(identity, { knowledgeBaseId, sourceType: 'PAGE', priority: 'high' }),
     /** Runs `body` beside a worker, then waits until the item's workflow has nothing left to do. */
     run: (body: () => Promise<void>) =>
@@ -200,6 +209,44 @@ test('a re-embed follows an unchanged version waiting beside it, once however of
     item.release();
   });
   t.deepEqual(item.calls, ['ingest v1', 'ingest same: v1', `reembed ${knowledgeBaseId}`]);
+});
+
+// F5: a metadata-only version that overtakes a waiting full version must not throw the new text
+// away (nor fail a new item with not_indexed); after a deletion, it follows it.
+test('a metadata-only version is merged into the full version waiting before it', async (t) => {
+  const item = itemOnItsOwnQueues('page-7');
+  await item.run(async () => {
+    await item.send('v1');
+    await item.started;
+    await item.send('v2');
+    await item.sendMetadata({ stock: 3 });
+    item.release();
+  });
+  t.deepEqual(item.calls, ['ingest v1', 'ingest v2 {"stock":3}']);
+});
+
+test('a metadata-only version after a waiting delete follows the delete', async (t) => {
+  const item = itemOnItsOwnQueues('page-8');
+  await item.run(async () => {
+    await item.send('v1');
+    await item.started;
+    await item.ingestion.remove(item.identity, { knowledgeBaseId, sourceOrigin: 'cms', sourceType: 'PAGE', priority: 'high' });
+    await item.sendMetadata({ stock: 3 });
+    item.release();
+  });
+  t.deepEqual(item.calls, ['ingest v1', 'delete', 'ingest unchanged (metadata only) {"stock":3}']);
+});
+
+test('metadata-only versions alone still apply the latest', async (t) => {
+  const item = itemOnItsOwnQueues('page-9');
+  await item.run(async () => {
+    await item.send('v1');
+    await item.started;
+    await item.sendMetadata({ stock: 2 });
+    await item.sendMetadata({ stock: 3 });
+    item.release();
+  });
+  t.deepEqual(item.calls, ['ingest v1', 'ingest unchanged (metadata only) {"stock":3}']);
 });
 
 test('a delete waiting beside a re-embed is carried out, and makes the re-embed unnecessary', async (t) => {

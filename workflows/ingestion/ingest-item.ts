@@ -3,6 +3,7 @@ import {
   TimeoutFailure,
   condition,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -32,8 +33,8 @@ const { recordIngestFailure } = proxyActivities<Activities>({ startToCloseTimeou
 
 /**
  * The one workflow of an item (per tenant and `integrationId-externalId`): every change of the item
- * arrives as a signal (signal-with-start), and changes are applied one at a time, the latest winning,
- * so two submissions never race. A re-index's request to embed the item again takes its turn too, but
+ * arrives as a signal (signal-with-start), and changes are applied one at a time, the latest winning
+ * (a metadata-only version applies on top of the one before it), so two submissions never race. A re-index's request to embed the item again takes its turn too, but
  * never wins over an ingestion or deletion waiting beside it: those are applied first, and the
  * re-embed after them, unless they wrote the item in the current space or deleted it. It ends when
  * nothing is left to do; the next signal starts it anew.
@@ -58,18 +59,40 @@ type Change = IngestOperation | DeleteOperation;
 type JobStatus = Awaited<ReturnType<Activities['ingestSource']>>;
 
 /**
- * Applies the latest of the changes; a cleanup's delete request that a newer change overtook is
- * answered, not carried out. True when the change left nothing to re-embed: a version written
- * (in the current space), or the item deleted.
+ * Applies what the changes come to (see `collapse`); a cleanup's delete request that a newer change
+ * overtook is answered, not carried out. True when what was applied left nothing to re-embed: a
+ * version written (in the current space), or the item deleted.
  */
 async function applyLatest(identity: ItemIdentity, changes: Change[]): Promise<boolean> {
-  const latest = changes.at(-1)!;
-  for (const overtaken of changes.slice(0, -1)) {
-    if (overtaken.kind === 'delete') await replyToCleanup(identity, overtaken, false);
+  const toApply = collapse(changes);
+  for (const overtaken of changes) {
+    if (overtaken.kind === 'delete' && !toApply.includes(overtaken)) await replyToCleanup(identity, overtaken, false);
   }
-  if (latest.kind === 'ingest') return (await ingestVersion(identity, latest)) === 'searchable';
-  const deleted = await deleteSource({ identity, knowledgeBaseId: latest.knowledgeBaseId, sourceOrigin: latest.sourceOrigin });
-  await replyToCleanup(identity, latest, deleted);
+  let settled = false;
+  for (const change of toApply) settled = await applyChange(identity, change);
+  return settled;
+}
+
+/**
+ * The latest change wins, except a metadata-only version (new `url`, `metadata` and `sourceData`,
+ * no new text): it applies on top of the change before it, so nothing a client was told is queued
+ * is lost. On a full version still waiting it is merged into it (that version, with the newer
+ * fields); after a deletion it follows it. Histories recorded before this applied the latest alone.
+ */
+function collapse(changes: Change[]): Change[] {
+  const latest = changes.at(-1)!;
+  if (latest.kind !== 'ingest' || !latest.options.metadataOnly) return [latest];
+  const base = changes.findLast((change) => change.kind === 'delete' || !change.options.metadataOnly);
+  if (!base || !patched('metadata-only-applies-on-top')) return [latest];
+  if (base.kind === 'delete') return [base, latest];
+  const { url, metadata, sourceData } = latest.data;
+  return [{ ...base, data: { ...base.data, url, metadata, sourceData } }];
+}
+
+async function applyChange(identity: ItemIdentity, change: Change): Promise<boolean> {
+  if (change.kind === 'ingest') return (await ingestVersion(identity, change)) === 'searchable';
+  const deleted = await deleteSource({ identity, knowledgeBaseId: change.knowledgeBaseId, sourceOrigin: change.sourceOrigin });
+  await replyToCleanup(identity, change, deleted);
   return deleted;
 }
 
