@@ -249,6 +249,25 @@ test('metadata-only versions alone still apply the latest', async (t) => {
   t.deepEqual(item.calls, ['ingest v1', 'ingest unchanged (metadata only) {"stock":3}']);
 });
 
+// F17: a hot item's run continues as new, carrying what is pending, rather than growing toward
+// Temporal's history limit (which would end it and lose the pending versions).
+test('a run that took in 500 signals continues as new, carrying what they come to', async (t) => {
+  const item = itemOnItsOwnQueues('page-10');
+  const workflowId = ingestWorkflowId(item.identity);
+  let firstRunId = '';
+  await item.run(async () => {
+    await item.send('v1');
+    await item.started;
+    firstRunId = (await temporal.client().workflow.getHandle(workflowId).describe()).runId;
+    await item.send('v2');
+    for (let n = 1; n <= 499; n++) await item.sendMetadata({ n });
+    item.release();
+  });
+  t.deepEqual(item.calls, ['ingest v1', 'ingest v2 {"n":499}']);
+  const last = await temporal.client().workflow.getHandle(workflowId).describe();
+  t.not(last.runId, firstRunId, 'continued as new');
+});
+
 test('a delete waiting beside a re-embed is carried out, and makes the re-embed unnecessary', async (t) => {
   const item = itemOnItsOwnQueues('page-6');
   await item.run(async () => {

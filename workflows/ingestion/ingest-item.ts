@@ -2,6 +2,7 @@ import {
   ActivityFailure,
   TimeoutFailure,
   condition,
+  continueAsNew,
   getExternalWorkflowHandle,
   patched,
   proxyActivities,
@@ -37,12 +38,15 @@ const { recordIngestFailure } = proxyActivities<Activities>({ startToCloseTimeou
  * (a metadata-only version applies on top of the one before it), so two submissions never race. A re-index's request to embed the item again takes its turn too, but
  * never wins over an ingestion or deletion waiting beside it: those are applied first, and the
  * re-embed after them, unless they wrote the item in the current space or deleted it. It ends when
- * nothing is left to do; the next signal starts it anew.
+ * nothing is left to do; the next signal starts it anew. A run that has taken in 500 signals, or
+ * whose history Temporal finds long, continues as new with what is pending.
  */
-export async function ingestItemWorkflow(identity: ItemIdentity): Promise<void> {
-  const pending: ItemOperation[] = [];
+export async function ingestItemWorkflow(identity: ItemIdentity, carried: ItemOperation[] = []): Promise<void> {
+  const pending: ItemOperation[] = [...carried];
+  let received = 0;
   setHandler(itemOperationSignal, (operation) => {
     pending.push(operation);
+    received++;
   });
 
   await condition(() => pending.length > 0);
@@ -50,27 +54,36 @@ export async function ingestItemWorkflow(identity: ItemIdentity): Promise<void> 
     const operations = pending.splice(0);
     const changes = operations.filter((operation): operation is Change => operation.kind !== 'reembed');
     const reembeds = operations.filter((operation): operation is ReembedOperation => operation.kind === 'reembed');
-    const settled = changes.length > 0 ? await applyLatest(identity, changes) : false;
+    const toApply = changes.length > 0 ? await answerOvertaken(identity, changes) : [];
+    // A hot item (signals arriving all the time) would grow one run's history toward Temporal's
+    // limit, which terminates the run and loses what is pending: it goes on as a new run, carrying
+    // only what its operations come to (at most two changes and a re-embed per knowledge base).
+    if ((received >= operationsPerRun || workflowInfo().continueAsNewSuggested) && patched('item-continues-as-new')) {
+      const reembedsByKnowledgeBase = new Map(reembeds.map((operation) => [operation.knowledgeBaseId, operation]));
+      return continueAsNew<typeof ingestItemWorkflow>(identity, [...toApply, ...reembedsByKnowledgeBase.values()]);
+    }
+    let settled = false;
+    for (const change of toApply) settled = await applyChange(identity, change);
     if (reembeds.length > 0 && !settled) await reembedVersion(identity, reembeds);
   }
 }
+
+/** Signals one run takes in before it continues as new (each carries up to about 1 MiB). */
+const operationsPerRun = 500;
 
 type Change = IngestOperation | DeleteOperation;
 type JobStatus = Awaited<ReturnType<Activities['ingestSource']>>;
 
 /**
- * Applies what the changes come to (see `collapse`); a cleanup's delete request that a newer change
- * overtook is answered, not carried out. True when what was applied left nothing to re-embed: a
- * version written (in the current space), or the item deleted.
+ * What the changes come to (see `collapse`), once every cleanup's delete request that a newer
+ * change overtook is answered as not carried out.
  */
-async function applyLatest(identity: ItemIdentity, changes: Change[]): Promise<boolean> {
+async function answerOvertaken(identity: ItemIdentity, changes: Change[]): Promise<Change[]> {
   const toApply = collapse(changes);
   for (const overtaken of changes) {
     if (overtaken.kind === 'delete' && !toApply.includes(overtaken)) await replyToCleanup(identity, overtaken, false);
   }
-  let settled = false;
-  for (const change of toApply) settled = await applyChange(identity, change);
-  return settled;
+  return toApply;
 }
 
 /**
@@ -89,6 +102,7 @@ function collapse(changes: Change[]): Change[] {
   return [{ ...base, data: { ...base.data, url, metadata, sourceData } }];
 }
 
+/** True when the change left nothing to re-embed: a version written (in the current space), or the item deleted. */
 async function applyChange(identity: ItemIdentity, change: Change): Promise<boolean> {
   if (change.kind === 'ingest') return (await ingestVersion(identity, change)) === 'searchable';
   const deleted = await deleteSource({ identity, knowledgeBaseId: change.knowledgeBaseId, sourceOrigin: change.sourceOrigin });
