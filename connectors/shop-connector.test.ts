@@ -341,7 +341,13 @@ test.serial('removing a connector stops its schedule, revokes its key and closes
   const keys = await stack.api.tenancy.listApiKeys(tenant.tenant.id);
   t.false(keys.find((key) => key.name.startsWith('shop connector'))!.active);
   t.is((await shop.sendWebhook(webhookUrlOf(connector), 'products/update', shop.products()[0]!)).status, 404);
-  // What it ingested stays.
+  // What it sent stays, and is ingested: the sync's run ends once the API accepted its items, which
+  // may still be queued under load.
+  const jobs = await waitForJobs(stack.api, tenant.headers, [jobIdOf(connector, shop.products()[0]!.id)]);
+  t.deepEqual(
+    [...jobs.values()].map((job) => job.status),
+    ['searchable'],
+  );
   t.is((await sourcesOfOrigin(stack.api, tenant.tenant.id, tenant.kb, connector.integrationId)).length, 1);
 });
 
