@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createEventPublisher, type ConversationEvent } from '#conversations/events.js';
 import { hashSecret } from '#tenancy/secrets.js';
 import { tenancyKeys } from '#tenancy/redis-keys.js';
@@ -46,6 +46,19 @@ async function agentOf(api: TestApi, tenantId: string) {
     role: 'agent',
   });
   return user.body.token as string;
+}
+
+/** An agent's two streams on the strict API (the inbox's and one conversation's), both open. */
+async function openAgentStreams(t: ExecutionContext, headers: Record<string, string>, conversationId: string) {
+  const streams = await Promise.all([
+    fetch(`${strict.url}/agent/events`, { headers }),
+    fetch(`${strict.url}/agent/conversations/${conversationId}/events`, { headers }),
+  ]);
+  t.deepEqual(
+    streams.map((response) => response.status),
+    [200, 200],
+  );
+  return streams;
 }
 
 /** Sends a request on a raw socket and resets the connection at once, as a client that leaves. */
@@ -219,14 +232,7 @@ test.serial("an agent's streams end once the user's token no longer authenticate
   const visitor = await chat.start();
   const token = await agentOf(strict, tenant.id);
   const headers = { authorization: `Bearer ${token}` };
-  const streams = await Promise.all([
-    fetch(`${strict.url}/agent/events`, { headers }),
-    fetch(`${strict.url}/agent/conversations/${visitor.conversationId}/events`, { headers }),
-  ]);
-  t.deepEqual(
-    streams.map((response) => response.status),
-    [200, 200],
-  );
+  const streams = await openAgentStreams(t, headers, visitor.conversationId);
 
   // The token's record goes, as a revocation or a removed user would take it.
   await strict.redis.del(tenancyKeys(strict.config.redis.prefix).userByTokenHash(hashSecret(token)));
@@ -255,14 +261,7 @@ for (const [how, end] of [
       role: 'agent',
     });
     const headers = { authorization: `Bearer ${user.body.token}` };
-    const streams = await Promise.all([
-      fetch(`${strict.url}/agent/events`, { headers }),
-      fetch(`${strict.url}/agent/conversations/${visitor.conversationId}/events`, { headers }),
-    ]);
-    t.deepEqual(
-      streams.map((response) => response.status),
-      [200, 200],
-    );
+    const streams = await openAgentStreams(t, headers, visitor.conversationId);
 
     t.true([200, 201].includes((await end(tenant.id, user.body.id)).status));
     await Promise.all(streams.map((response) => readEventStream(response, performance.now())));

@@ -1,31 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { redisAnswers } from '../deploy/local/services/redis.js';
 import { startTestApi, type TestApi } from '#testing/api.js';
 import { eventually } from '#testing/eventually.js';
 import { freePort } from '#testing/processes.js';
-
-/** A redis-server of this test's own, so stopping it disturbs nobody else. */
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  for (let i = 0; i < 100 && !(await redisAnswers(port)); i++) await new Promise((r) => setTimeout(r, 50));
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
+import { startOwnRedis, stopOwnRedis } from '#testing/own-redis.js';
 
 let port: number;
 let dir: string;
@@ -35,13 +16,13 @@ let api: TestApi;
 test.before(async () => {
   port = await freePort();
   dir = mkdtempSync(join(tmpdir(), 'redis-outage-'));
-  redis = await startRedis(port, dir);
+  redis = await startOwnRedis(port, dir);
   api = await startTestApi({ REDIS_URL: `redis://127.0.0.1:${port}` });
 });
 
 test.after.always(async () => {
   await api?.close();
-  if (redis?.exitCode === null) await stopRedis(redis);
+  if (redis?.exitCode === null) await stopOwnRedis(redis);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -49,7 +30,7 @@ test('with Redis stopped the API answers 503 naming it, keeps running, and recov
   const createTenant = () => api.admin('POST', '/admin/tenants', { name: 'Acme' });
   t.is((await createTenant()).status, 201);
 
-  await stopRedis(redis);
+  await stopOwnRedis(redis);
 
   const health = await api.request('GET', '/health');
   t.is(health.status, 503);
@@ -64,7 +45,7 @@ test('with Redis stopped the API answers 503 naming it, keeps running, and recov
 
   t.is((await api.request('GET', '/live')).status, 200);
 
-  redis = await startRedis(port, dir);
+  redis = await startOwnRedis(port, dir);
   const recovered = await eventually(createTenant, (response) => response.status === 201);
   t.is(recovered.status, 201);
   t.is(

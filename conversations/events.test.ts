@@ -1,32 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { redisAnswers } from '../deploy/local/services/redis.js';
 import { createLogger } from '#platform/logger.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '#platform/redis.js';
 import { eventually } from '#testing/eventually.js';
 import { freePort } from '#testing/processes.js';
+import { startOwnRedis, stopOwnRedis } from '#testing/own-redis.js';
 import { createEventFollower, createEventPublisher, type ConversationEvent, type DeliveredEvent } from './events.js';
-
-/** A redis-server of this test's own, so restarting it disturbs nobody else. */
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  for (let i = 0; i < 100 && !(await redisAnswers(port)); i++) await new Promise((r) => setTimeout(r, 50));
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 const logger = createLogger({ level: 'silent', name: 'events-test' });
 let port: number;
@@ -44,12 +27,12 @@ async function client(): Promise<RedisClient> {
 test.before(async () => {
   port = await freePort();
   dir = mkdtempSync(join(tmpdir(), 'events-reconnect-'));
-  server = await startRedis(port, dir);
+  server = await startOwnRedis(port, dir);
 });
 
 test.after.always(async () => {
   await Promise.all(clients.map((redis) => closeRedisClient(redis).catch(() => undefined)));
-  if (server?.exitCode === null) await stopRedis(server);
+  if (server?.exitCode === null) await stopOwnRedis(server);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -84,8 +67,8 @@ test('F19: after the subscriber reconnects, a following gets what was published 
     (seen) => seen.includes('before'),
   );
 
-  await stopRedis(server);
-  server = await startRedis(port, dir);
+  await stopOwnRedis(server);
+  server = await startOwnRedis(port, dir);
   // A client of its own publishes at once, before the follower's connections are back (they retry
   // after a backoff): no subscriber hears it live.
   const other = await client();
