@@ -9,6 +9,15 @@ export async function tenantOr404(tenancy: Pick<Tenancy, 'getTenant'>, tenantId:
 }
 
 /**
+ * `record` when it belongs to `tenant`, else 404: on the admin routes the path names the tenant, so a
+ * record of another tenant is simply not there. `what` names it in the message, such as `user <id>`.
+ */
+export function inTenantOr404<T extends { tenantId: string }>(record: T | undefined, tenant: Tenant, what: string): T {
+  if (!record || record.tenantId !== tenant.id) throw notFound(`No ${what} in tenant ${tenant.id}.`);
+  return record;
+}
+
+/**
  * `record` when the tenant owns it: 404 when it exists nowhere (also a record store's empty
  * stand-in without a tenant), 403 when it belongs to another tenant. `what` names it in the
  * message, such as `knowledge base <id>`.

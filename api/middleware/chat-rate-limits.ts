@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { RedisClient } from '#platform/redis.js';
-import { clientAddressKey } from '../client-address.js';
+import { clientAddressOf } from '../client-address.js';
 import { limitRefusals, rateLimitBy } from './rate-limit.js';
 import type { ChatState, VisitorState } from '../state.js';
 
@@ -27,7 +27,6 @@ export function chatRateLimits(redis: RedisClient, options: ChatBudgets) {
     subject: string,
     windowSeconds = 60,
   ) => rateLimitBy<State>(redis, { prefix: options.prefix, name, limit, keyOf, subject, windowSeconds });
-  const address = (ctx: Context) => clientAddressKey(ctx.ip);
   return {
     perOperator: budget<ChatState>(
       'operator',
@@ -42,14 +41,14 @@ export function chatRateLimits(redis: RedisClient, options: ChatBudgets) {
       'this visitor',
     ),
     /** Starting conversations: each one is a record, a transcript and a workflow. */
-    perAddress: budget<ChatState>('visitor-address', options.visitorPerMinute, address, 'this address'),
+    perAddress: budget<ChatState>('visitor-address', options.visitorPerMinute, clientAddressOf, 'this address'),
     /** The widget's configuration, asked at every page view: a cheap read, and many visitors may share an address. */
-    configPerAddress: budget<ChatState>('config-address', options.configPerMinute, address, 'this address'),
+    configPerAddress: budget<ChatState>('config-address', options.configPerMinute, clientAddressOf, 'this address'),
     /** Conversations an address may start with one operator per hour, so junk ones cannot bury the inbox. */
     conversationsPerHour: budget<ChatState>(
       'conversations-hourly',
       options.conversationsPerHour,
-      (ctx) => `${ctx.state.operator.id}:${address(ctx)}`,
+      (ctx) => `${ctx.state.operator.id}:${clientAddressOf(ctx)}`,
       'new conversations from this address',
       3600,
     ),
@@ -64,7 +63,7 @@ export function chatRateLimits(redis: RedisClient, options: ChatBudgets) {
           prefix: options.prefix,
           name: 'refused-visitor',
           limit: options.visitorPerMinute,
-          keyOf: address,
+          keyOf: clientAddressOf,
           subject: 'this address after refused visitor tokens',
         },
         requireVisitor,

@@ -1,7 +1,7 @@
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import type { RedisClient } from '#platform/redis.js';
 import type { Tenancy, UserRole } from '#tenancy/index.js';
-import { clientAddressKey } from '../client-address.js';
+import { clientAddressOf } from '../client-address.js';
 import type { ApiState, UserState } from '../state.js';
 import { requireAdmin } from './admin-auth.js';
 import { limitRefusals, rateLimitBy } from './rate-limit.js';
@@ -19,8 +19,6 @@ export interface TokenBudgets {
 
 /** Authenticates a dashboard-area request as a user of one of `roles`, within the budgets. */
 export type UserGuard = (roles: readonly UserRole[]) => Middleware<UserState>;
-
-const byAddress = (ctx: Context) => clientAddressKey(ctx.ip);
 
 /**
  * The guards of the routes behind a bearer token. Refused tokens are counted per client address
@@ -40,7 +38,7 @@ export function tokenGuards(
     prefix,
     name: 'refused-token',
     limit: budgets.refusedTokensPerMinute,
-    keyOf: byAddress,
+    keyOf: clientAddressOf,
     subject: 'this address after refused tokens',
     // A known user without the role is no guess at a token.
     counted: [401],
@@ -49,7 +47,7 @@ export function tokenGuards(
     prefix,
     name: 'admin-address',
     limit: budgets.adminPerMinute,
-    keyOf: byAddress,
+    keyOf: clientAddressOf,
     subject: 'this address',
   });
   const perUser = rateLimitBy<UserState>(redis, {

@@ -1,6 +1,5 @@
-import { notFound } from '../errors.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
-import { tenantOr404 } from '../ownership.js';
+import { inTenantOr404, tenantOr404 } from '../ownership.js';
 import { presentApiKey } from '../presenters.js';
 import { apiKeyResponse, createApiKeyRequest, createdApiKeyResponse, listOf, updateApiKeyRequest } from '../schemas/admin.js';
 import type { AdminRouterDeps } from './admin-tenants.js';
@@ -49,8 +48,7 @@ export function createAdminApiKeysRouter({ tenancy, requireAdmin }: AdminRouterD
     },
     async (ctx) => {
       const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
-      const apiKey = await tenancy.getApiKey(ctx.params.keyId!);
-      if (!apiKey || apiKey.tenantId !== tenant.id) throw notFound(`No API key ${ctx.params.keyId} in tenant ${tenant.id}.`);
+      const apiKey = inTenantOr404(await tenancy.getApiKey(ctx.params.keyId!), tenant, `API key ${ctx.params.keyId}`);
       ctx.body = presentApiKey(await tenancy.deactivateApiKey(apiKey));
     },
   );

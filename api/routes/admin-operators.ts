@@ -1,6 +1,5 @@
-import { notFound } from '../errors.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
-import { ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
+import { inTenantOr404, ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
 import { presentOperator } from '../presenters.js';
 import { createOperatorRequest, listOf, operatorResponse, updateOperatorRequest } from '../schemas/admin.js';
 import type { AdminRouterDeps } from './admin-tenants.js';
@@ -15,9 +14,11 @@ export function createAdminOperatorsRouter({ tenancy, requireAdmin }: AdminRoute
 
   async function operatorOr404(ctx: { params: Record<string, string> }) {
     const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
-    const operator = await tenancy.getOperator(ctx.params.operatorId!);
-    if (!operator || operator.tenantId !== tenant.id)
-      throw notFound(`No operator ${ctx.params.operatorId} in tenant ${tenant.id}.`);
+    const operator = inTenantOr404(
+      await tenancy.getOperator(ctx.params.operatorId!),
+      tenant,
+      `operator ${ctx.params.operatorId}`,
+    );
     return { tenant, operator };
   }
 

@@ -1,7 +1,7 @@
 import { EmailTakenError } from '#tenancy/index.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict } from '../errors.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
-import { tenantOr404 } from '../ownership.js';
+import { inTenantOr404, tenantOr404 } from '../ownership.js';
 import { presentUser } from '../presenters.js';
 import { createUserRequest, createdUserResponse, listOf, updateUserRequest, userResponse } from '../schemas/admin.js';
 import type { AdminRouterDeps } from './admin-tenants.js';
@@ -16,9 +16,7 @@ export function createAdminUsersRouter({ tenancy, requireAdmin }: AdminRouterDep
 
   async function userOr404(ctx: { params: Record<string, string> }) {
     const tenant = await tenantOr404(tenancy, ctx.params.tenantId!);
-    const user = await tenancy.getUser(ctx.params.userId!);
-    if (!user || user.tenantId !== tenant.id) throw notFound(`No user ${ctx.params.userId} in tenant ${tenant.id}.`);
-    return user;
+    return inTenantOr404(await tenancy.getUser(ctx.params.userId!), tenant, `user ${ctx.params.userId}`);
   }
 
   router.post(

@@ -9,7 +9,7 @@ import { ConversationClosedError, type ConversationClient } from '#conversations
 import type { Tenancy } from '#tenancy/index.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
 import { answerBudgetExhausted, conversationClosed, invalidPayload } from '../errors.js';
-import { clientAddressKey } from '../client-address.js';
+import { clientAddressOf } from '../client-address.js';
 import type { EventStreams, StreamCap } from '../event-stream.js';
 import { requireOperator } from '../middleware/operator-auth.js';
 import type { ChatRateLimits } from '../middleware/chat-rate-limits.js';
@@ -184,7 +184,7 @@ export function createChatRouter({
       const replyEvents = new Set(['token', 'reset', 'citations', 'done']);
       const pending: Array<[string, unknown]> = [];
       // Taken first: a full cap refuses before the message is sent, and a client gone stops the following.
-      const stream = streams.open(ctx, capsOf(conversation.conversationId, clientAddressKey(ctx.ip)));
+      const stream = streams.open(ctx, capsOf(conversation.conversationId, clientAddressOf(ctx)));
       let started = false;
       let answered = false;
 
@@ -278,7 +278,7 @@ export function createChatRouter({
         throw invalidPayload('Last-Event-ID is not an event id of this stream.', [
           { path: 'Last-Event-ID', message: 'must look like 1700000000000-0' },
         ]);
-      const stream = streams.open(ctx, capsOf(conversation.conversationId, clientAddressKey(ctx.ip)));
+      const stream = streams.open(ctx, capsOf(conversation.conversationId, clientAddressOf(ctx)));
       const following = await follower.follow(
         conversation.conversationId,
         lastEventId || 'now',
