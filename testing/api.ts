@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
@@ -111,6 +112,18 @@ export async function createTenantWithKey(api: TestApi, scopes: string[], keyFie
   const tenant = await createTenant(api, 'Tenant');
   const key = (await api.admin('POST', `/admin/tenants/${tenant.id}/api-keys`, { name: 'key', scopes, ...keyFields })).body;
   return { tenant, key, headers: { 'x-api-key': key.key as string } };
+}
+
+/** A user of the tenant made through the admin API, with the headers its bearer token opens. */
+export async function createUser(api: TestApi, tenantId: string, role: 'admin' | 'agent', name = 'Ada') {
+  const user = (
+    await api.admin('POST', `/admin/tenants/${tenantId}/users`, {
+      name,
+      email: `${name.toLowerCase()}-${randomUUID()}@shop.test`,
+      role,
+    })
+  ).body;
+  return { ...user, headers: { authorization: `Bearer ${user.token as string}` } };
 }
 
 /**

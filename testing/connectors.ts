@@ -1,21 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { createSourceStore } from '#knowledge/sources.js';
 import { parseSourceKey } from '#workflows/ids.js';
-import type { TestApi } from './api.js';
+import { createUser, type TestApi } from './api.js';
 import { eventually } from './eventually.js';
 import { importingTenant } from './ingestion.js';
 
 /** A tenant with an API key that may import and read, and an admin user who sets up connectors. */
 export async function connectingTenant(api: TestApi) {
   const tenant = await importingTenant(api);
-  const admin = (
-    await api.admin('POST', `/admin/tenants/${tenant.tenant.id}/users`, {
-      name: 'Grace',
-      email: `grace-${randomUUID()}@shop.test`,
-      role: 'admin',
-    })
-  ).body;
-  const userHeaders = { authorization: `Bearer ${admin.token as string}` };
+  const { headers: userHeaders } = await createUser(api, tenant.tenant.id, 'admin', 'Grace');
   return {
     ...tenant,
     userHeaders,

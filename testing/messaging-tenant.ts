@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createChannelState } from '#messaging/channel-state.js';
-import type { TestApi } from './api.js';
+import { createUser, type TestApi } from './api.js';
 import { chattingTenant } from './chat.js';
 import { deliver, inboundText, sampleBusiness, type FakeMessagingPlatform } from './fake-messaging-platform.js';
 import { waitForJobs } from './ingestion.js';
@@ -22,14 +22,7 @@ export async function messagingTenant(api: TestApi, platform: FakeMessagingPlatf
     const ingested = await api.request('POST', '/ingest/bulk', { headers: tenant.headers, body: { items } });
     await waitForJobs(api, tenant.headers, ingested.body.jobIds);
   }
-  const admin = (
-    await api.admin('POST', `/admin/tenants/${tenant.tenant.id}/users`, {
-      name: 'Ada',
-      email: `ada-${randomUUID()}@shop.test`,
-      role: 'admin',
-    })
-  ).body;
-  const headers = { authorization: `Bearer ${admin.token}` };
+  const { headers } = await createUser(api, tenant.tenant.id, 'admin');
   const accessToken = `EAA${randomBytes(24).toString('hex')}`;
   const appSecret = randomBytes(16).toString('hex');
   const phoneNumberId = randomDigits(15);
