@@ -15,11 +15,13 @@ import { poll } from '#platform/poll.js';
 import { jobIdOf } from '#workflows/ids.js';
 import { startAppProcesses, type AppProcesses } from '../deploy/local/app-processes.js';
 import { httpOk, stopLeftovers, waitUntil } from '../deploy/local/processes.js';
-import { stackPlan, startStack, type Profile } from '../deploy/local/stack.js';
+import { stackPlan, startStack, type Profile, type RunningStack, type StackPlan } from '../deploy/local/stack.js';
 
 export interface MeasuredStack {
   profile: Profile;
-  plan: ReturnType<typeof stackPlan>;
+  plan: StackPlan;
+  /** Redis, Weaviate and Temporal, which the fault campaign kills and revives. */
+  services: RunningStack;
   /** The environment of our processes on this stack. */
   env: NodeJS.ProcessEnv;
   prefix: string;
@@ -36,11 +38,20 @@ export interface MeasuredStack {
 
 const apiPort = 27300;
 
-export async function startMeasuredStack(name: string, env: Record<string, string> = {}): Promise<MeasuredStack> {
+/**
+ * `redisPort` gives the stack a Redis of its own (started here, with its own data), as the fault
+ * campaign needs one it may restart; by default the machine's Redis, under a prefix of the run's own.
+ */
+export async function startMeasuredStack(
+  name: string,
+  env: Record<string, string> = {},
+  { redisPort }: { redisPort?: number } = {},
+): Promise<MeasuredStack> {
   const profile = (process.env.STACK_PROFILE ?? 'dev') as Profile;
-  const plan = stackPlan('bench', join('.data', `${name}-${profile}`), profile);
+  const plan = { ...stackPlan('bench', join('.data', `${name}-${profile}`), profile), ...(redisPort ? { redisPort } : {}) };
   stopLeftovers(plan.paths.run);
-  for (const dir of ['weaviate', 'temporal', 'logs']) rmSync(join(plan.paths.data, dir), { recursive: true, force: true });
+  for (const dir of ['weaviate', 'temporal', 'logs', 'redis'])
+    rmSync(join(plan.paths.data, dir), { recursive: true, force: true });
   const secrets = readOrCreateLocalSecrets(plan.paths.data);
   const stack = await startStack(plan);
 
@@ -76,6 +87,7 @@ export async function startMeasuredStack(name: string, env: Record<string, strin
   return {
     profile,
     plan,
+    services: stack,
     env: processEnv,
     prefix,
     apiUrl,
@@ -130,7 +142,7 @@ export async function createMeasuredTenant(stack: MeasuredStack, scopes: string[
 }
 
 /**
- * Ingests `items` through POST /ingest/bulk (100 per call, `inFlight` calls at once) and waits
+ * Ingests `items` through POST /ingest/bulk (`perCall` per call, `inFlight` calls at once) and waits
  * until every job is searchable, polling Redis once a second so the measuring does not load the machine.
  */
 export async function ingestAll(
@@ -138,16 +150,17 @@ export async function ingestAll(
   tenant: { tenantId: string; headers: Record<string, string> },
   items: Array<{ integrationId: string; externalId: string }>,
   inFlight = 4,
+  perCall = 100,
 ): Promise<{ acceptedSeconds: number; failed: number }> {
   const started = performance.now();
   const post = pLimit(inFlight);
   await Promise.all(
-    Array.from({ length: Math.ceil(items.length / 100) }, (_, b) =>
+    Array.from({ length: Math.ceil(items.length / perCall) }, (_, b) =>
       post(async () => {
         const response = await fetch(`${stack.apiUrl}/ingest/bulk`, {
           method: 'POST',
           headers: tenant.headers,
-          body: JSON.stringify({ items: items.slice(b * 100, b * 100 + 100) }),
+          body: JSON.stringify({ items: items.slice(b * perCall, b * perCall + perCall) }),
         });
         if (!response.ok) throw new Error(`bulk answered ${response.status}: ${await response.text()}`);
       }),

@@ -124,17 +124,21 @@ export function createIngestionClient(
     acceptOne,
 
     /**
-     * Accepts items in parallel and returns their job ids in request order. When one pair appears
-     * several times only its last version is sent: the latest wins, as it would across requests.
-     * Accepted items of a failed call are safe to send again.
+     * Accepts items in parallel and returns their job ids in request order. A pair that appears
+     * several times has each occurrence sent, one after another in request order, so the item's
+     * workflow applies them as if they had come in separate requests: a metadata-only change after a
+     * full version lands on that version's text. Accepted items of a failed call are safe to send again.
      */
     async acceptMany(tenantId: string, items: Array<{ knowledgeBaseId: string; item: IngestItem }>): Promise<string[]> {
-      const lastIndexOf = new Map<string, number>();
-      items.forEach(({ item }, i) => lastIndexOf.set(sourceKeyOf(item), i));
+      const occurrences = new Map<string, Array<{ knowledgeBaseId: string; item: IngestItem }>>();
+      for (const entry of items)
+        occurrences.set(sourceKeyOf(entry.item), [...(occurrences.get(sourceKeyOf(entry.item)) ?? []), entry]);
       const limit = pLimit(acceptConcurrency);
       await Promise.all(
-        items.map(({ knowledgeBaseId, item }, i) =>
-          lastIndexOf.get(sourceKeyOf(item)) === i ? limit(() => acceptOne(tenantId, knowledgeBaseId, item)) : undefined,
+        [...occurrences.values()].map((inOrder) =>
+          limit(async () => {
+            for (const { knowledgeBaseId, item } of inOrder) await acceptOne(tenantId, knowledgeBaseId, item);
+          }),
         ),
       );
       return items.map(({ item }) => jobIdOf(item));

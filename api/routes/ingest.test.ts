@@ -10,6 +10,7 @@ import {
   waitForJobs,
   type IngestionStack,
 } from '#testing/ingestion.js';
+import { eventually } from '#testing/eventually.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { bulkQueuedResponse, jobResponse, queuedResponse, searchResponse } from '../schemas/ingest.js';
 
@@ -152,6 +153,31 @@ test('a bulk of 100 is queued in order and all of it becomes searchable', async 
   t.is([...jobs.values()].filter((job) => job.status === 'searchable').length, 100);
   const [hit] = await search(stack.api, headers, kb, 'model W57', 1);
   t.is(hit?.externalId, 'bulk-57');
+});
+
+// Found by the fault campaign: a bulk sent only the last occurrence of a pair, so a full version
+// followed in the same bulk by a metadata-only change lost its text.
+test('every occurrence of a pair in one bulk applies in order: a metadata-only change lands on the new text', async (t) => {
+  const { headers, kb } = await importingTenant(stack.api);
+  await ingestAndWait(stack.api, headers, item('twice', { title: 'Lamp', content: 'The old lamp text, code oldlamp.' }));
+  const items = [
+    item('twice', { title: 'Lamp', content: 'The new lamp text, code newlamp.', metadata: { version: 2 } }),
+    {
+      ...item('twice', { title: 'Lamp', content: 'The new lamp text, code newlamp.', metadata: { version: 3 } }),
+      options: { metadataOnly: true },
+    },
+  ];
+  const response = await stack.api.request('POST', '/ingest/bulk', { body: { items }, headers });
+  t.deepEqual(response.body.jobIds, ['shop-twice', 'shop-twice']);
+  // Both must apply, the metadata-only change last: whatever comes first, this is where it ends.
+  const [hit] = await eventually(
+    () => search(stack.api, headers, kb, 'newlamp', 1),
+    ([found]) => found?.metadata?.version === 3,
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+  t.is(hit?.externalId, 'twice');
+  t.true(hit?.snippet.includes('newlamp'));
+  t.deepEqual(hit?.metadata, { version: 3 });
 });
 
 test('jobs and search belong to their tenant', async (t) => {

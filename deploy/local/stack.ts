@@ -60,6 +60,25 @@ export interface RunningStack {
   /** The variables that point the API and the worker at these services. */
   env: Record<string, string>;
   stop(): Promise<void>;
+  /** Kills one service with `signal` (SIGKILL: a crash) and waits until it is gone. */
+  kill(name: ServiceName, signal: NodeJS.Signals): Promise<void>;
+  /** Starts a killed service again, on its ports and over the data it left; resolves once it answers. */
+  revive(name: ServiceName): Promise<void>;
+}
+
+export type ServiceName = 'redis' | 'weaviate' | 'temporal';
+
+/**
+ * How each of the plan's services is started, on its ports and over its data folder; starting one
+ * again after it stopped (the fault campaign restarts them) finds the data it left.
+ */
+export function serviceStarters(plan: StackPlan): Record<ServiceName, () => Promise<RunningService>> {
+  const startTemporal = plan.profile === 'production' ? startTemporalServer : startTemporalDev;
+  return {
+    redis: () => startRedis(plan.redisPort, plan.paths),
+    weaviate: () => startWeaviate(plan.weaviate, plan.paths),
+    temporal: () => startTemporal(plan.temporal, plan.namespace, plan.paths),
+  };
 }
 
 /**
@@ -80,12 +99,8 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
     }
   };
 
-  const startTemporal = plan.profile === 'production' ? startTemporalServer : startTemporalDev;
-  const launches = [
-    startRedis(plan.redisPort, plan.paths),
-    startWeaviate(plan.weaviate, plan.paths),
-    startTemporal(plan.temporal, plan.namespace, plan.paths),
-  ];
+  const starters = serviceStarters(plan);
+  const launches = Object.values(starters).map((start) => start());
   const model = ensureEmbeddingModel();
   const results = await Promise.allSettled([
     ...launches.map((launch) => launch.then((service) => (started.push(service), service))),
@@ -109,5 +124,16 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
       DATA_DIR: plan.paths.data,
     },
     stop,
+    async kill(name, signal) {
+      const service = started.find((running) => running.name === name);
+      if (!service?.process) throw new Error(`${name} was not started by this stack, so it cannot be killed`);
+      service.process.kill(signal);
+      await service.process.exited;
+    },
+    async revive(name) {
+      const index = started.findIndex((running) => running.name === name);
+      if (started[index]?.process?.alive) throw new Error(`${name} is still running`);
+      started[index] = await starters[name]();
+    },
   };
 }
