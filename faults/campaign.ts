@@ -62,7 +62,6 @@ export async function runCampaign(context: CampaignContext, seed: number, sizes:
       knowledgeBaseId: tenant.knowledgeBaseId,
       count: sizes.items,
       random: randomFor(1),
-      runTag,
       progress,
       statusesOf: (jobIds) =>
         jobStatuses(

@@ -78,7 +78,7 @@ try {
           kill: (kind) => (kind === 'worker' ? worker.kill() : stack.services.kill(kind, 'SIGKILL')),
           revive: async (kind) => (kind === 'worker' ? worker.revive() : stack.services.revive(kind)),
         },
-        timing: { gapMs: [5_000, 25_000], downMs: [1_000, 8_000] },
+        timing: { gapMs: [3_000, 15_000], downMs: [1_000, 8_000] },
         settleMs: Number(args['settle-minutes']) * 60_000,
         takeProcessProblems: () => processProblems.splice(0),
         log,

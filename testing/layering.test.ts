@@ -15,7 +15,7 @@ import ts from 'typescript';
  */
 
 const libraries = ['knowledge', 'answering', 'conversations', 'messaging', 'articles', 'tenancy', 'connectors', 'platform'];
-const tools = ['testing', 'bench', 'eval', 'fuzz', 'cli', 'deploy'];
+const tools = ['testing', 'bench', 'eval', 'fuzz', 'faults', 'cli', 'deploy'];
 
 interface Import {
   file: string;

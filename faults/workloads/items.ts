@@ -25,8 +25,6 @@ export interface ItemsSetup {
   knowledgeBaseId: string;
   count: number;
   random: Random;
-  /** A word of the run's own, so markers never match another run's items. */
-  runTag: string;
   progress: Progress;
   /** Job statuses by job id, read cheaply (behind the API) to see progress; the checks use the API. */
   statusesOf(jobIds: string[]): Promise<Array<string | null>>;
@@ -42,7 +40,7 @@ const integrationId = 'faults';
  * search finds each item's latest text, url and metadata, and none of its older texts.
  */
 export function itemsWorkload(setup: ItemsSetup) {
-  const { apiUrl, headers, knowledgeBaseId, count, random, runTag, progress } = setup;
+  const { apiUrl, headers, knowledgeBaseId, count, random, progress } = setup;
   const items: ItemState[] = Array.from({ length: count }, (_, i) => ({
     externalId: `item-${i}`,
     markers: [],
@@ -51,10 +49,12 @@ export function itemsWorkload(setup: ItemsSetup) {
     acceptedAt: 0,
   }));
 
-  const marker = (i: number, version: number) => `${runTag}x${i}v${version}`;
+  // A made-up word per version, unlike every other: found by its letters (BM25) and, as no other
+  // item shares its n-grams, first by the hashed embedder's vectors too.
+  const marker = () => Array.from({ length: 12 }, () => String.fromCharCode(97 + random(0, 25))).join('');
   function payloadOf(i: number, change: 'full' | 'metadata'): object {
     const item = items[i]!;
-    if (change === 'full') item.markers.push(marker(i, item.markers.length + 1));
+    if (change === 'full') item.markers.push(marker());
     const version = item.markers.length;
     item.url = `https://shop.example/items/${i}?v=${version}&m=${change}`;
     item.metadata = { version, change, sku: `SKU-${i}` };
@@ -161,7 +161,7 @@ export function itemsWorkload(setup: ItemsSetup) {
   };
 
   async function search(q: string): Promise<any[]> {
-    const url = `${apiUrl}/knowledge-bases/${knowledgeBaseId}/search?q=${encodeURIComponent(q)}&limit=5`;
+    const url = `${apiUrl}/knowledge-bases/${knowledgeBaseId}/search?q=${encodeURIComponent(q)}&limit=10`;
     return (await patientJson(url, 'GET', headers, undefined)).results;
   }
 }
