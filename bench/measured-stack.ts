@@ -36,7 +36,8 @@ export interface MeasuredStack {
   stop(): Promise<void>;
 }
 
-const apiPort = 27300;
+/** Shifted by `STACK_PORT_OFFSET` as the services are, so two measured stacks can run at once. */
+const apiPort = 27300 + Number(process.env.STACK_PORT_OFFSET || 0);
 
 /**
  * `redisPort` gives the stack a Redis of its own (started here, with its own data), as the fault
@@ -80,6 +81,9 @@ export async function startMeasuredStack(
     ...env,
   };
   const redis = createClient({ url: stack.env.REDIS_URL });
+  // The client reconnects by itself; without a listener, a Redis that goes away (the fault campaign
+  // kills it) would end the whole measuring process.
+  redis.on('error', () => undefined);
   await redis.connect();
   const connection = await Connection.connect({ address: stack.env.TEMPORAL_ADDRESS! });
   const started: Array<{ stop(): Promise<void> }> = [];
