@@ -34,12 +34,21 @@ const connectionErrorClasses = new Set([
   'WeaviateRequestTimeoutError',
 ]);
 
+/**
+ * Replies of a Redis that is there but cannot serve yet: loading its data after a restart, busy with
+ * a script, a replica without its primary, a failover under way. Like a refused connection, they
+ * pass: the request is worth repeating in a moment (the fault campaign found LOADING answered 500).
+ */
+const redisNotReadyReply = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)\b/;
+
+const isRedisNotReady = (error: Error) => error.constructor.name === 'ErrorReply' && redisNotReadyReply.test(error.message);
+
 const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE']);
 
 /** True when the error (or its cause) says the other side could not be reached, not that it refused the request. */
 export function isConnectionError(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {
-    if (connectionErrorClasses.has(current.constructor.name)) return true;
+    if (connectionErrorClasses.has(current.constructor.name) || isRedisNotReady(current)) return true;
     const code = (current as NodeJS.ErrnoException).code;
     if (code && connectionCodes.has(code)) return true;
     if (
@@ -89,6 +98,6 @@ export function unavailableDependency(error: unknown): DependencyName | undefine
   const name = (error as Error).constructor.name;
   if (name.startsWith('Weaviate')) return 'weaviate';
   if (isGrpcServiceError(error) || isGrpcServiceError((error as Error).cause) || name === 'ServiceError') return 'temporal';
-  if (connectionErrorClasses.has(name)) return 'redis';
+  if (connectionErrorClasses.has(name) || isRedisNotReady(error as Error)) return 'redis';
   return undefined;
 }
