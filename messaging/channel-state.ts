@@ -197,10 +197,10 @@ export function createChannelState(redis: RedisClient, prefix: string) {
 
     /** Gives the claim up, if it still is this run's. */
     async releaseDelivery(conversationId: string, token: string): Promise<void> {
-      await redis.eval(
-        `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
-        { keys: [keys.delivering(conversationId)], arguments: [token] },
-      );
+      await redis.eval(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, {
+        keys: [keys.delivering(conversationId)],
+        arguments: [token],
+      });
     },
 
     recordFailed,

@@ -135,9 +135,7 @@ type GraphAnswer = { status: number; body: object };
 
 /** One scripted behaviour, waiting for the send it applies to. */
 type Scripted = { to?: string; skip: number } & (
-  | { kind: 'fail'; error: ScriptedGraphError }
-  | { kind: 'lose' }
-  | { kind: 'hold'; released: Promise<void> }
+  { kind: 'fail'; error: ScriptedGraphError } | { kind: 'lose' } | { kind: 'hold'; released: Promise<void> }
 );
 
 export async function startFakeMessagingPlatform({

@@ -27,7 +27,12 @@ test.before(async () => {
 });
 test.after.always(() => platform?.close());
 
-const connection: DeliveryConnection = { id: 'connection-1', phoneNumberId: '109283746501928', apiVersion: 'v23.0', status: 'active' };
+const connection: DeliveryConnection = {
+  id: 'connection-1',
+  phoneNumberId: '109283746501928',
+  apiVersion: 'v23.0',
+  status: 'active',
+};
 
 /** A conversation of its own customer, the window open; `run()` is one attempt of the activity. */
 async function setUp(options: { graphTimeoutMs?: number; timeoutMs?: number; reserveMs?: number } = {}) {
@@ -74,8 +79,7 @@ async function setUp(options: { graphTimeoutMs?: number; timeoutMs?: number; res
     reserveMs: options.reserveMs ?? 15_000,
   };
   const { deliverMessages } = createDeliveryActivities(deps);
-  const environment = () =>
-    new MockActivityEnvironment({ isLocal: true, startToCloseTimeoutMs: options.timeoutMs ?? 60_000 });
+  const environment = () => new MockActivityEnvironment({ isLocal: true, startToCloseTimeoutMs: options.timeoutMs ?? 60_000 });
   const run = (env = environment()) => env.run(deliverMessages, { conversation: ref });
   const say = async (text: string, author: ChatMessage['author'] = 'agent') => {
     const message: ChatMessage = {

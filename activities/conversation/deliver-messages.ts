@@ -131,7 +131,11 @@ export function createDeliveryActivities({
             const { messageId } = await graph.sendMessage(credential, payload, { idempotencyKey });
             sends++;
             platformIds[index] = messageId;
-            await channel.recordPartSent(conversationId, message.id, { index, platformId: messageId, connectionId: connection.id });
+            await channel.recordPartSent(conversationId, message.id, {
+              index,
+              platformId: messageId,
+              connectionId: connection.id,
+            });
           }
         } catch (error) {
           if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;

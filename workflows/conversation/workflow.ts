@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -16,7 +17,9 @@ import { conversationStatusKey } from '../search-attributes.js';
 import {
   agentReplyUpdate,
   closeUpdate,
+  conversationClosedRefusal,
   conversationStateQuery,
+  customerMessageUpdate,
   handBackUpdate,
   requestHandoffSignal,
   takeOverUpdate,
@@ -65,7 +68,25 @@ export async function conversationWorkflow(input: ConversationInput): Promise<vo
   const { conversation: ref, timers } = input;
   const conversation = input.snapshot ? new Conversation(input.snapshot) : Conversation.start(Date.now());
 
-  setHandler(visitorMessageSignal, (message) => void conversation.receive(message, Date.now()));
+  setHandler(visitorMessageSignal, (message) => {
+    // A signal cannot be refused: one after closing is dropped, and said so (the messaging channel uses the update below).
+    if (!conversation.receive(message, Date.now()) && conversation.closed)
+      log.warn('A message arrived after the conversation closed', { messageId: message.messageId });
+  });
+  setHandler(
+    customerMessageUpdate,
+    (message): 'taken' | 'duplicate' => (conversation.receive(message, Date.now()) ? 'taken' : 'duplicate'),
+    {
+      validator: (_message) => {
+        if (conversation.closed)
+          throw ApplicationFailure.create({
+            type: conversationClosedRefusal,
+            message: 'The conversation is closed.',
+            nonRetryable: true,
+          });
+      },
+    },
+  );
   setHandler(requestHandoffSignal, ({ by }) => void conversation.requestHandoff(by, Date.now()));
   setHandler(
     takeOverUpdate,
