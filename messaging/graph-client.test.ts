@@ -23,7 +23,7 @@ test('sends a message with the credential and answers the platform id of it', as
 
 test('a send retried with its idempotency key after a lost answer is answered with the first id, delivered once', async (t) => {
   const { platform } = await setUp(t);
-  const graph = createGraphClient({ baseUrl: platform.url, timeoutMs: 300 });
+  const graph = createGraphClient({ baseUrl: platform.url, timeoutMs: 2_000 });
   platform.loseAnswers(1);
   const payload = textMessage(to, 'Only once');
   const lost = await t.throwsAsync(graph.sendMessage(credential, payload, { idempotencyKey: 'conversation/message/0' }));
