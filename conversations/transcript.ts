@@ -28,6 +28,25 @@ export function createTranscript(redis: RedisClient, prefix: string) {
       }
       return messages;
     },
+
+    /**
+     * The messages from `position` (an index into the list, 0 the first) to the end, each with its
+     * position, for a reader that keeps its place (the messaging channel's delivery cursor) and so
+     * reads only what is new. Repeats within the slice are dropped as `read` drops them; a repeat of
+     * a message before `position` is the reader's to recognise.
+     */
+    async readFrom(conversationId: string, position: number): Promise<Array<{ position: number; message: ChatMessage }>> {
+      const raw = await redis.lRange(keys.transcript(conversationId), position, -1);
+      const seen = new Set<string>();
+      const entries: Array<{ position: number; message: ChatMessage }> = [];
+      raw.forEach((json, offset) => {
+        const message = JSON.parse(json) as ChatMessage;
+        if (seen.has(message.id)) return;
+        seen.add(message.id);
+        entries.push({ position: position + offset, message });
+      });
+      return entries;
+    },
   });
 }
 

@@ -1,10 +1,17 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
 import {
   agentReplyUpdate,
   closeUpdate,
+  conversationClosedRefusal,
+  customerMessageUpdate,
   handBackUpdate,
   requestHandoffSignal,
   takeOverUpdate,
@@ -29,6 +36,13 @@ export class ConversationClosedError extends Error {
     this.name = 'ConversationClosedError';
   }
 }
+
+/**
+ * How long a customer's message to a running conversation may wait for its workflow to take it (a
+ * worker to run the update): past it, the call fails as Temporal unavailable, the webhook answers
+ * 503 and the platform delivers the message again.
+ */
+const customerMessageAcceptMs = 5_000;
 
 /** The workflow refused an agent's action; the message says why (another agent has it, it is closed…). */
 export class ConversationActionRefusedError extends Error {
@@ -98,6 +112,46 @@ export function createConversationClient(client: Client, taskQueue: string) {
       });
     },
 
+    /**
+     * A customer's message on the messaging channel to a conversation already under way: an update
+     * its workflow refuses once it has closed, even while its record still reads open, so that no
+     * message is dropped into a closing conversation. True once the workflow has it; false when
+     * the conversation is over (closed, or its workflow ended), and the message belongs to a new one.
+     */
+    async offerCustomerMessage(
+      conversation: ConversationRef,
+      timers: ConversationTimers,
+      message: VisitorMessage,
+    ): Promise<boolean> {
+      try {
+        await client.withDeadline(Date.now() + customerMessageAcceptMs, () =>
+          handle(conversation).executeUpdate(customerMessageUpdate, {
+            args: [message],
+            updateId: `customer-message/${message.messageId}`,
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (!(error instanceof WorkflowUpdateFailedError) && !(error instanceof WorkflowNotFoundError)) throw error;
+        if (error instanceof WorkflowUpdateFailedError && isClosedRefusal(error.cause)) return false;
+        // Not found: not started yet (a racing delivery made the conversation) or ended. Refused for
+        // another reason (a worker still without this update's handler): taken in as before, by signal.
+      }
+      try {
+        await client.workflow.signalWithStart<typeof conversationWorkflow, [VisitorMessage]>('conversationWorkflow', {
+          ...startOptions(conversation, timers, {}),
+          // A conversation whose workflow has ended is not started again under its id.
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          signal: visitorMessageSignal,
+          signalArgs: [message],
+        });
+        return true;
+      } catch (error) {
+        if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+        throw error;
+      }
+    },
+
     async sendVisitorMessage(ref: ConversationRef, message: VisitorMessage): Promise<void> {
       await update(() => handle(ref).signal(visitorMessageSignal, message));
     },
@@ -121,3 +175,7 @@ export function createConversationClient(client: Client, taskQueue: string) {
 }
 
 export type ConversationClient = ReturnType<typeof createConversationClient>;
+
+function isClosedRefusal(cause: unknown): boolean {
+  return cause instanceof ApplicationFailure && cause.type === conversationClosedRefusal;
+}

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import { laterStatus, type DeliveryStatus } from './webhook-payload.js';
@@ -44,17 +45,28 @@ export function createChannelState(redis: RedisClient, prefix: string) {
     seen: (connectionId: string, platformId: string) => `${prefix}:messaging:seen:${connectionId}:${platformId}`,
     conversation: (conversationId: string) => `${prefix}:messaging:conversation:${conversationId}`,
     sent: (platformId: string) => `${prefix}:messaging:sent:${platformId}`,
+    delivering: (conversationId: string) => `${prefix}:messaging:delivering:${conversationId}`,
   };
+  /** A part of a message sent already, by its index (the hash field holds the platform's id of it). */
+  const partField = (messageId: string, index: number) => `part:${messageId}:${index}`;
 
   async function deliveryOf(conversationId: string, messageId: string): Promise<Delivery | undefined> {
     const value = await redis.hGet(keys.conversation(conversationId), `delivery:${messageId}`);
     return value ? (JSON.parse(value) as Delivery) : undefined;
   }
 
-  /** The message will not reach the customer; the conversation shows agents why. */
-  async function recordFailed(conversationId: string, messageId: string, problem: DeliveryProblem): Promise<void> {
+  /**
+   * The message will not reach the customer (whole; `partsSent`, the platform's ids of any parts that
+   * went out before it failed); the conversation shows agents why.
+   */
+  async function recordFailed(
+    conversationId: string,
+    messageId: string,
+    problem: DeliveryProblem,
+    partsSent: string[] = [],
+  ): Promise<void> {
     const previous = await deliveryOf(conversationId, messageId);
-    const delivery: Delivery = { platformIds: previous?.platformIds ?? [], status: 'failed', problem };
+    const delivery: Delivery = { platformIds: previous?.platformIds ?? partsSent, status: 'failed', problem };
     await redis.hSet(keys.conversation(conversationId), {
       [`delivery:${messageId}`]: JSON.stringify(delivery),
       problem: JSON.stringify(problem),
@@ -106,13 +118,89 @@ export function createChannelState(redis: RedisClient, prefix: string) {
 
     deliveryOf,
 
-    /** The message went out through `connectionId`: only statuses delivered to that connection count for it. */
+    /**
+     * The platform's ids of the parts of a message (of `count` parts) sent already, by index, empty
+     * where a part has not gone out: a run that stopped half-way (throttled, out of time) is taken
+     * up by the next, which sends only what is missing.
+     */
+    async partsSent(conversationId: string, messageId: string, count: number): Promise<Array<string | undefined>> {
+      const fields = Array.from({ length: count }, (_, index) => partField(messageId, index));
+      const values = await redis.hmGet(keys.conversation(conversationId), fields);
+      return values.map((value) => value ?? undefined);
+    },
+
+    /**
+     * One part of a message went out, through `connectionId`, as `platformId`: recorded the moment the
+     * platform answered, before the next part is sent, with its statuses' look-up.
+     */
+    async recordPartSent(
+      conversationId: string,
+      messageId: string,
+      part: { index: number; platformId: string; connectionId: string },
+    ): Promise<void> {
+      const sent: SentRecord = { conversationId, messageId, connectionId: part.connectionId };
+      await redis
+        .multi()
+        .hSet(keys.conversation(conversationId), partField(messageId, part.index), part.platformId)
+        .set(keys.sent(part.platformId), JSON.stringify(sent), { EX: sentTtlSeconds })
+        .exec();
+    },
+
+    /**
+     * Every part of the message went out through `connectionId` (each recorded by `recordPartSent`):
+     * it counts as sent; only statuses delivered to that connection count for it.
+     */
     async recordSent(conversationId: string, messageId: string, platformIds: string[], connectionId: string): Promise<void> {
       const delivery: Delivery = { platformIds, status: 'sent' };
       const multi = redis.multi().hSet(keys.conversation(conversationId), `delivery:${messageId}`, JSON.stringify(delivery));
       const sent: SentRecord = { conversationId, messageId, connectionId };
       for (const platformId of platformIds) multi.set(keys.sent(platformId), JSON.stringify(sent), { EX: sentTtlSeconds });
+      multi.hDel(
+        keys.conversation(conversationId),
+        platformIds.map((_, index) => partField(messageId, index)),
+      );
       await multi.exec();
+    },
+
+    /**
+     * Where the conversation's delivery stands: the transcript position before which every message is
+     * delivered or failed for good, so a run reads only what follows (0 before the first run).
+     */
+    async deliveryCursor(conversationId: string): Promise<number> {
+      return Number((await redis.hGet(keys.conversation(conversationId), 'deliveryCursor')) ?? 0);
+    },
+
+    /** Moves the cursor forward to `position`; never back (a slower run's older view does not undo a newer one). */
+    async advanceDeliveryCursor(conversationId: string, position: number): Promise<void> {
+      await redis.eval(
+        `local current = tonumber(redis.call('HGET', KEYS[1], 'deliveryCursor') or '0')
+         if tonumber(ARGV[1]) > current then redis.call('HSET', KEYS[1], 'deliveryCursor', ARGV[1]) end`,
+        { keys: [keys.conversation(conversationId)], arguments: [String(position)] },
+      );
+    },
+
+    /**
+     * Claims the conversation's delivery for one run, for `ttlMs` at most (the run's timeout): answers
+     * the claim's token, or undefined when another run holds it. Two runs never send at once, so they
+     * never both send a part; a run that died leaves a claim that expires with its timeout.
+     */
+    async claimDelivery(conversationId: string, ttlMs: number): Promise<string | undefined> {
+      const token = randomUUID();
+      const won = await redis.set(keys.delivering(conversationId), token, { NX: true, PX: Math.max(1, Math.ceil(ttlMs)) });
+      return won === 'OK' ? token : undefined;
+    },
+
+    /** True while the claim is still this run's (checked before each send: a run frozen past its claim stops). */
+    async holdsDelivery(conversationId: string, token: string): Promise<boolean> {
+      return (await redis.get(keys.delivering(conversationId))) === token;
+    },
+
+    /** Gives the claim up, if it still is this run's. */
+    async releaseDelivery(conversationId: string, token: string): Promise<void> {
+      await redis.eval(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, {
+        keys: [keys.delivering(conversationId)],
+        arguments: [token],
+      });
     },
 
     recordFailed,

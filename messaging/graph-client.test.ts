@@ -21,6 +21,18 @@ test('sends a message with the credential and answers the platform id of it', as
   t.like(platform.sent[0], { apiVersion: 'v23.0', phoneNumberId: credential.phoneNumberId, messageId, body: payload });
 });
 
+test('a send retried with its idempotency key after a lost answer is answered with the first id, delivered once', async (t) => {
+  const { platform } = await setUp(t);
+  const graph = createGraphClient({ baseUrl: platform.url, timeoutMs: 2_000 });
+  platform.loseAnswers(1);
+  const payload = textMessage(to, 'Only once');
+  const lost = await t.throwsAsync(graph.sendMessage(credential, payload, { idempotencyKey: 'conversation/message/0' }));
+  t.like(lost, { kind: 'retryable' });
+  const { messageId } = await graph.sendMessage(credential, payload, { idempotencyKey: 'conversation/message/0' });
+  t.is(platform.sent.length, 1);
+  t.is(platform.sent[0]!.messageId, messageId);
+});
+
 test('marks a message read, with the typing indicator when asked', async (t) => {
   const { platform, graph } = await setUp(t);
   await graph.markRead(credential, 'wamid.in1');

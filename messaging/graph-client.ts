@@ -18,6 +18,17 @@ export interface GraphCredential {
   accessToken: string;
 }
 
+/**
+ * The header each send carries a key in, stable per conversation, message and part, so that a retry
+ * of a send is the same send. The real platform documents no idempotency key and may ignore it
+ * (docs/messaging.md): there, what protects the customer from a second copy is the record of each
+ * part sent (`messaging/channel-state.ts`), which a retry reads first.
+ */
+export const idempotencyKeyHeader = 'idempotency-key';
+
+/** How long a call may take, answer included, unless the client is told otherwise. */
+export const defaultGraphTimeoutMs = 10_000;
+
 export interface GraphClientOptions {
   /** e.g. `https://graph.facebook.com`, without a version. */
   baseUrl: string;
@@ -36,9 +47,11 @@ export interface SendResult {
 export interface GraphClient {
   /**
    * Sends one message, a payload built by `outbound-message.ts`. A 200 means accepted, not delivered: a `failed` status may still follow.
-   * There is no idempotency key: a retry after a timeout (no answer) can deliver the message twice.
+   * `idempotencyKey` goes out as the `Idempotency-Key` header; a platform that honours it answers a
+   * repeated key with the first id. One that ignores it (see `idempotencyKeyHeader`) may deliver a
+   * send retried after a timeout (no answer) twice.
    */
-  sendMessage(credential: GraphCredential, payload: object): Promise<SendResult>;
+  sendMessage(credential: GraphCredential, payload: object, options?: { idempotencyKey?: string }): Promise<SendResult>;
   /** Marks a customer's message (and the ones before it) read; with `typing`, shows "typing…" for up to 25 s. */
   markRead(credential: GraphCredential, messageId: string, options?: { typing?: boolean }): Promise<void>;
 }
@@ -46,14 +59,14 @@ export interface GraphClient {
 export function createGraphClient({
   baseUrl,
   fetch = globalThis.fetch,
-  timeoutMs = 10_000,
+  timeoutMs = defaultGraphTimeoutMs,
   maxResponseBytes = 1024 * 1024,
 }: GraphClientOptions): GraphClient {
   const base = baseUrl.replace(/\/+$/, '');
   const host = new URL(base).hostname;
 
   /** POSTs to the number's `/messages` edge; answers the parsed 2xx body or throws a GraphApiError. */
-  async function postMessages(credential: GraphCredential, body: object): Promise<unknown> {
+  async function postMessages(credential: GraphCredential, body: object, idempotencyKey?: string): Promise<unknown> {
     const { apiVersion, phoneNumberId, accessToken } = credential;
     const url = `${base}/${encodeURIComponent(apiVersion)}/${encodeURIComponent(phoneNumberId)}/messages`;
     let response: Response;
@@ -62,7 +75,11 @@ export function createGraphClient({
     try {
       response = await fetch(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          'content-type': 'application/json',
+          ...(idempotencyKey ? { [idempotencyKeyHeader]: idempotencyKey } : {}),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -83,8 +100,8 @@ export function createGraphClient({
   }
 
   return {
-    async sendMessage(credential, payload) {
-      const answer = await postMessages(credential, payload);
+    async sendMessage(credential, payload, { idempotencyKey } = {}) {
+      const answer = await postMessages(credential, payload, idempotencyKey);
       const messages = isRecord(answer) && Array.isArray(answer.messages) ? answer.messages : [];
       const first: unknown = messages[0];
       const messageId = isRecord(first) ? first.id : undefined;

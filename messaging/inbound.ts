@@ -8,6 +8,8 @@ import type { ConversationRef, ConversationTimers } from '#workflows/conversatio
 import type { ChannelState } from './channel-state.js';
 import type { WebhookEvent } from './webhook-payload.js';
 
+type WebhookMessage = Extract<WebhookEvent, { kind: 'message' }>;
+
 /** What of a connection taking in a delivery needs. */
 export interface InboundConnection {
   id: string;
@@ -19,7 +21,7 @@ export interface InboundConnection {
 export interface InboundDeps {
   records: Pick<ConversationRecords, 'create' | 'get' | 'remove'>;
   channel: ChannelState;
-  conversations: Pick<ConversationClient, 'receiveCustomerMessage'>;
+  conversations: Pick<ConversationClient, 'receiveCustomerMessage' | 'offerCustomerMessage'>;
   tenancy: Pick<Tenancy, 'listOperators'>;
   timers: ConversationTimers;
   logger: Logger;
@@ -34,21 +36,29 @@ export interface TakenIn {
 
 /**
  * Takes a verified webhook delivery in: each customer message goes to the customer's conversation
- * (started with it when the customer has none open), durably, before the delivery is answered;
+ * (started with it when the customer has none open, or the open one has just closed), durably,
+ * before the delivery is answered;
  * statuses update what we sent. A message already taken in (deliveries are at least once) does
  * nothing; it is marked only once its conversation has it, so a failure half-way loses nothing: the
  * platform delivers again.
  */
 export function createInbound({ records, channel, conversations, tenancy, timers, logger }: InboundDeps) {
-  async function conversationFor(
+  /** The customer's conversation `current`, if its record still reads open. */
+  async function openConversation(current: string | undefined): Promise<ConversationRef | undefined> {
+    const open = current ? await records.get(current) : undefined;
+    return open && open.status !== 'closed' ? refOf(open) : undefined;
+  }
+
+  /**
+   * A new conversation for the customer, replacing `previous` (none, or one that has closed); when a
+   * racing delivery of the same customer replaced it first, theirs.
+   */
+  async function newConversation(
     connection: InboundConnection,
     customer: string,
-    current: string | undefined,
+    previous: string | undefined,
     customerName?: string,
   ): Promise<ConversationRef> {
-    const open = current ? await records.get(current) : undefined;
-    if (open && open.status !== 'closed') return refOf(open);
-
     const operator = (await tenancy.listOperators(connection.tenantId)).find(({ id }) => id === connection.operatorId);
     if (!operator) throw new Error(`The operator ${connection.operatorId} of connection ${connection.id} no longer exists.`);
     const ref: ConversationRef = {
@@ -61,12 +71,31 @@ export function createInbound({ records, channel, conversations, tenancy, timers
       messaging: { connectionId: connection.id, customer },
     };
     const created = await records.create({ ...ref, visitorTokenHash: '', contact: customerName ? { name: customerName } : {} });
-    const winner = await channel.claimConversation(connection.id, customer, ref.conversationId, current);
+    const winner = await channel.claimConversation(connection.id, customer, ref.conversationId, previous);
     if (winner === ref.conversationId) return ref;
     // Another delivery of the same customer got there first: theirs is the conversation.
     await records.remove(created);
     const theirs = await records.get(winner);
     return theirs ? refOf(theirs) : ref;
+  }
+
+  /**
+   * Hands the message to the customer's conversation, durably: the open one if it takes it (it
+   * refuses once it has closed, even while its record still reads open), else a new one started
+   * with it. A message is never left in a conversation that has closed.
+   */
+  async function handOver(connection: InboundConnection, event: WebhookMessage, current: string | undefined): Promise<void> {
+    const message = { messageId: event.messageId, text: event.text };
+    const at = new Date(event.timestamp);
+    const open = await openConversation(current);
+    if (open) {
+      // The window first: the answer this message starts must find it open.
+      await channel.noteCustomerMessage(open.conversationId, at);
+      if (await conversations.offerCustomerMessage(open, timers, message)) return;
+    }
+    const ref = await newConversation(connection, event.from, current, event.customerName);
+    await channel.noteCustomerMessage(ref.conversationId, at);
+    await conversations.receiveCustomerMessage(ref, timers, message);
   }
 
   return {
@@ -87,10 +116,7 @@ export function createInbound({ records, channel, conversations, tenancy, timers
               counts.duplicates++;
               continue;
             }
-            const ref = await conversationFor(connection, event.from, current, event.customerName);
-            // The window first: the answer this message starts must find it open.
-            await channel.noteCustomerMessage(ref.conversationId, new Date(event.timestamp));
-            await conversations.receiveCustomerMessage(ref, timers, { messageId: event.messageId, text: event.text });
+            await handOver(connection, event, current);
             await channel.markTakenIn(connection.id, event.messageId);
             counts.messages++;
             continue;

@@ -273,6 +273,32 @@ test('throttling and server errors are retried until the answer goes out', async
   t.true(platform.requests.filter((request) => request.code === 130429).length >= 2);
 });
 
+test('throttled on the second part of a long agent reply: the customer gets each part exactly once', async (t) => {
+  const connected = await connectedTenant();
+  await connected.send(connected.text('How many days do I have to return an item?'));
+  await replies(connected, 1);
+  const conversationId = (await connected.conversationId())!;
+  const record = await createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId);
+  const agent = { agentId: 'agent-1', name: 'Ada' };
+  await agents().takeOver(record!, agent);
+  const before = connected.received().length;
+
+  platform.failNext(1, graphErrors.throughput, { to: connected.customer, after: 1 });
+  const long = `${'a'.repeat(4000)} ${'b'.repeat(300)}`;
+  // The update answers once its effect is done, delivery included.
+  await agents().agentReply(record!, { agentId: agent.agentId, messageId: randomUUID(), text: long });
+  const parts = connected.received().slice(before);
+  t.is(parts.length, 2);
+  t.regex((parts[0]!.body.text as { body: string }).body, /^\*Ada:\* a+$/);
+  t.is((parts[1]!.body.text as { body: string }).body, 'b'.repeat(300));
+  t.true(
+    connected.calls().some((call) => call.code === 130429),
+    'the second part was throttled once',
+  );
+  const reply = (await transcript().read(conversationId)).find((m) => m.author === 'agent')!;
+  t.like(await channel().deliveryOf(conversationId, reply.id), { status: 'sent' });
+});
+
 test('a revoked token is recorded on the conversation and the connection; the customer is not retried forever', async (t) => {
   const connected = await connectedTenant();
   platform.revokeToken(connected.accessToken);

@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { readWebhookDelivery } from '#messaging/webhook-payload.js';
 import { verifySignature } from '#messaging/webhook-signature.js';
+import { eventually } from './eventually.js';
 import {
   deliver,
   fakeAccessToken,
   graphErrors,
+  idempotencyKeyHeader,
   inboundOf,
   inboundText,
   platformJson,
@@ -141,6 +143,79 @@ test('scripted failures answer the next sends, then sends succeed; mark-as-read 
     platform.reads.map(({ messageId }) => messageId),
     ['wamid.in'],
   );
+});
+
+test('a repeated Idempotency-Key is answered with the first id and not delivered again', async (t) => {
+  const { platform, post } = await startPlatform(t);
+  const send = (body: unknown, key?: string) =>
+    fetch(`${platform.url}/v23.0/109283746501928/messages`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${fakeAccessToken}`,
+        ...(key ? { [idempotencyKeyHeader]: key } : {}),
+      },
+      body: JSON.stringify(body),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+
+  const first = await send(text, 'c1/m1/0');
+  const again = await send(text, 'c1/m1/0');
+  t.is(again.status, 200);
+  t.is(again.body.messages[0].id, first.body.messages[0].id);
+  t.is(platform.sent.length, 1, 'the customer has it once');
+  t.not((await send(text, 'c1/m1/1')).body.messages[0].id, first.body.messages[0].id, 'another key is another message');
+  t.is(platform.sent.length, 2);
+  const reused = await send({ ...text, text: { body: 'Other' } }, 'c1/m1/0');
+  t.is(reused.status, 400);
+  t.like(reused.body.error, { code: 100 });
+  await post(text);
+  await post(text);
+  t.is(platform.sent.length, 4, 'without a key every send is a message');
+});
+
+test('failures can be scripted for one customer, after some sends go through', async (t) => {
+  const { platform, post } = await startPlatform(t);
+  platform.failNext(1, graphErrors.throughput, { to, after: 1 });
+  t.is((await post({ ...text, to: '+15550100000' })).status, 200, 'another customer is not concerned');
+  t.is((await post(text)).status, 200, 'the first send for this customer goes through');
+  t.like((await post(text)).body.error, { code: 130429 });
+  t.is((await post(text)).status, 200);
+});
+
+test('a lost answer: the send is taken, and the caller hears nothing until it gives up', async (t) => {
+  const { platform } = await startPlatform(t);
+  platform.loseAnswers(1, { to });
+  const giveUp = new AbortController();
+  const call = fetch(`${platform.url}/v23.0/109283746501928/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${fakeAccessToken}`, [idempotencyKeyHeader]: 'k' },
+    body: JSON.stringify(text),
+    signal: giveUp.signal,
+  }).then(
+    () => 'answered',
+    (error: Error) => error.name,
+  );
+  await eventually(
+    async () => platform.sent.length,
+    (count) => count === 1,
+  );
+  t.is(platform.sent.length, 1, 'the customer has the message');
+  giveUp.abort();
+  t.is(await call, 'AbortError', 'no answer came');
+});
+
+test('a held send waits until it is released', async (t) => {
+  const { platform, post } = await startPlatform(t);
+  const release = platform.holdNext({ to });
+  const answer = post(text);
+  await eventually(
+    async () => platform.held(),
+    (count) => count === 1,
+  );
+  t.is(platform.sent.length, 0);
+  release();
+  t.is((await answer).status, 200);
+  t.is(platform.held(), 0);
 });
 
 test('a customer listed as unavailable cannot be reached: 131026', async (t) => {

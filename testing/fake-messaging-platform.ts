@@ -7,6 +7,12 @@
  * everything else (190 wrong token, 131009 invalid payload, 131026 unreachable customer, and any
  * failure a test scripts with `failNext`). Point `GRAPH_API_BASE_URL` at `url`.
  *
+ * Idempotency: the real Cloud API documents no idempotency key (docs/messaging.md); this fake
+ * honours the `Idempotency-Key` header our client sends as an idempotent API would: a key it has
+ * taken answers the first answer's message id again, and the customer does not get the message a
+ * second time (`sent` is the customer's inbox). `loseAnswers` takes a send and never answers it,
+ * as when the answer is lost on the way back; `holdNext` keeps a send waiting until released.
+ *
  * Webhook side: `deliver` POSTs a delivery to our callback the way the platform does: compact
  * JSON with non-ASCII written as `\uXXXX` escapes, signed over those exact bytes. The builders
  * make realistic deliveries out of the samples in `messaging-samples/`.
@@ -14,9 +20,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { idempotencyKeyHeader } from '#messaging/graph-client.js';
 import { validateOutboundPayload } from '#messaging/outbound-message.js';
 import { signBody } from '#messaging/webhook-signature.js';
 import { readBody, startAnsweringFake } from './http-fake.js';
+
+export { idempotencyKeyHeader };
 
 /** The token accepted unless `accessTokens` says otherwise. */
 export const fakeAccessToken = 'EAAFakeSystemUserToken0123456789';
@@ -98,8 +107,17 @@ export interface FakeMessagingPlatform {
   reads: ReadReceipt[];
   /** Every request with its answer's status and error code, failures included (to count retries). */
   requests: Array<{ path: string; status: number; code?: number }>;
-  /** The next `count` message sends (not mark-as-read calls) answer `error`. */
-  failNext(count: number, error: ScriptedGraphError): void;
+  /**
+   * The next `count` message sends (not mark-as-read calls, not repeats of a key already taken) answer
+   * `error`; with `to`, only sends to that customer count; with `after`, that many go through first.
+   */
+  failNext(count: number, error: ScriptedGraphError, options?: SendFilter & { after?: number }): void;
+  /** The next `count` sends (to `to`) are taken, and delivered, but never answered: the caller times out. */
+  loseAnswers(count: number, options?: SendFilter): void;
+  /** The next send (to `to`) waits, unanswered and not yet delivered, until the function returned is called. */
+  holdNext(options?: SendFilter): () => void;
+  /** How many sends (to `to`) are held now. */
+  held(options?: SendFilter): number;
   acceptToken(token: string): void;
   /** From now on the token is refused with 401, code 190, as a revoked token is. */
   revokeToken(token: string): void;
@@ -108,14 +126,28 @@ export interface FakeMessagingPlatform {
   close(): Promise<void>;
 }
 
+/** Which sends a scripted behaviour applies to: to one customer (as the payload's `to` names them), or any. */
+export interface SendFilter {
+  to?: string;
+}
+
 type GraphAnswer = { status: number; body: object };
+
+/** One scripted behaviour, waiting for the send it applies to. */
+type Scripted = { to?: string; skip: number } & (
+  { kind: 'fail'; error: ScriptedGraphError } | { kind: 'lose' } | { kind: 'hold'; released: Promise<void> }
+);
 
 export async function startFakeMessagingPlatform({
   accessTokens = [fakeAccessToken],
 }: { accessTokens?: string[] } = {}): Promise<FakeMessagingPlatform> {
   const tokens = new Set(accessTokens);
   const unreachable = new Set<string>();
-  const failures: ScriptedGraphError[] = [];
+  const scripted: Scripted[] = [];
+  /** Keys taken, with the body sent and the id answered. */
+  const taken = new Map<string, { body: string; messageId: string }>();
+  /** The customers (wa_id) of the sends held now, one entry each. */
+  const holding: string[] = [];
   const sent: SentMessage[] = [];
   const reads: ReadReceipt[] = [];
   const requests: FakeMessagingPlatform['requests'] = [];
@@ -149,18 +181,50 @@ export async function startFakeMessagingPlatform({
       return { status: 200, body: { success: true } };
     }
 
-    const scripted = failures.shift();
-    if (scripted) return graphError(scripted.status, scripted.code, scripted.message, scripted);
-    const problems = validateOutboundPayload(body);
-    if (problems.length > 0) return graphError(400, 131009, '(#131009) Parameter value is not valid', { details: problems[0] });
+    const key = request.headers[idempotencyKeyHeader];
     const to = String(body.to);
     const waId = to.replace(/^\+/, '');
+    const seen = typeof key === 'string' ? taken.get(key) : undefined;
+    if (seen && seen.body !== JSON.stringify(body)) {
+      return graphError(400, 100, '(#100) The Idempotency-Key was used before with another payload.');
+    }
+    if (seen) return accepted(to, waId, seen.messageId);
+
+    const script = nextScripted(waId);
+    if (script?.kind === 'fail') return graphError(script.error.status, script.error.code, script.error.message, script.error);
+    if (script?.kind === 'hold') {
+      holding.push(waId);
+      await script.released;
+      holding.splice(holding.indexOf(waId), 1);
+    }
+    const problems = validateOutboundPayload(body);
+    if (problems.length > 0) return graphError(400, 131009, '(#131009) Parameter value is not valid', { details: problems[0] });
     if (unreachable.has(waId)) {
       return graphError(400, 131026, '(#131026) Message Undeliverable.', { details: 'Message Undeliverable.' });
     }
 
     const messageId = newMessageId();
     sent.push({ apiVersion, phoneNumberId, body, messageId, at });
+    if (typeof key === 'string') taken.set(key, { body: JSON.stringify(body), messageId });
+    // Taken and delivered, but the answer never leaves: the caller gives up (its timeout) first.
+    if (script?.kind === 'lose') await new Promise((resolve) => request.socket.once('close', resolve));
+    return accepted(to, waId, messageId);
+  }
+
+  /** The scripted behaviour this send meets, if any: the first one waiting for its customer, once its `after` sends went through. */
+  function nextScripted(waId: string): Scripted | undefined {
+    const index = scripted.findIndex((entry) => entry.to === undefined || entry.to.replace(/^\+/, '') === waId);
+    const entry = scripted[index];
+    if (!entry) return undefined;
+    if (entry.skip > 0) {
+      entry.skip--;
+      return undefined;
+    }
+    scripted.splice(index, 1);
+    return entry;
+  }
+
+  function accepted(to: string, waId: string, messageId: string): GraphAnswer {
     return {
       status: 200,
       body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: waId }], messages: [{ id: messageId }] },
@@ -182,9 +246,19 @@ export async function startFakeMessagingPlatform({
     sent,
     reads,
     requests,
-    failNext(count, error) {
-      for (let i = 0; i < count; i++) failures.push(error);
+    failNext(count, error, { to, after = 0 } = {}) {
+      for (let i = 0; i < count; i++) scripted.push({ kind: 'fail', error, to, skip: i === 0 ? after : 0 });
     },
+    loseAnswers(count, { to } = {}) {
+      for (let i = 0; i < count; i++) scripted.push({ kind: 'lose', to, skip: 0 });
+    },
+    holdNext({ to } = {}) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      scripted.push({ kind: 'hold', released, to, skip: 0 });
+      return release;
+    },
+    held: ({ to } = {}) => holding.filter((waId) => to === undefined || waId === to.replace(/^\+/, '')).length,
     acceptToken: (token) => void tokens.add(token),
     revokeToken: (token) => void tokens.delete(token),
     unavailable: (waId) => void unreachable.add(waId.replace(/^\+/, '')),

@@ -1,3 +1,5 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { resolveLocale, stringsFor } from '#answering/locales.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { Transcript } from '#conversations/transcript.js';
@@ -25,12 +27,34 @@ export interface DeliveryConnection {
 }
 
 export interface DeliveryDeps {
-  transcript: Pick<Transcript, 'read'>;
+  transcript: Pick<Transcript, 'readFrom'>;
   channel: ChannelState;
   connections: DeliveryConnections;
   graph: GraphClient;
   now?: () => Date;
+  /**
+   * Kept back from a run's timeout: no send starts later than this before it, so the last one (a
+   * Graph call of at most its own timeout) ends before the run's timeout does. Default 15 s.
+   */
+  reserveMs?: number;
 }
+
+/** What a run did; `more`: it stopped for time with messages left, which the next run sends. */
+export interface DeliveryResult {
+  sent: number;
+  failed: number;
+  more: boolean;
+}
+
+/** One run's bounds: when to stop starting sends, its cancellation, and how long its claim holds. */
+interface DeliveryRun {
+  deadline: number;
+  signal: AbortSignal;
+  claimMs: number;
+}
+
+/** What became of one message in a run; `stopped`: out of time between its parts, the rest goes next run. */
+type Outcome = 'sent' | 'failed' | 'stopped';
 
 /**
  * Sends a messaging conversation's messages to the customer: every AI, agent and system message of
@@ -39,31 +63,97 @@ export interface DeliveryDeps {
  * backoff; anything permanent (the 24-hour window has closed, the token was revoked, the customer
  * cannot be reached) is recorded on the message and the conversation for agents, and delivery
  * moves on. Once the token was refused (the connection is `token_invalid`), the platform is not
- * called again: each message is recorded as not sent, with why. Running it again sends nothing twice.
+ * called again: each message is recorded as not sent, with why.
+ *
+ * Nothing is sent twice: each part of a message is recorded with its platform id the moment it is
+ * sent, and a later run sends only the parts missing; each send carries an idempotency key of its
+ * conversation, message and part; one run at a time holds the conversation's delivery claim. A run
+ * reads the transcript only after its delivery cursor, starts no send past its time budget (its
+ * timeout less `reserveMs`) and none once cancelled: what is left goes out on the next run.
  */
-export function createDeliveryActivities({ transcript, channel, connections, graph, now = () => new Date() }: DeliveryDeps) {
-  async function fail(ref: ConversationRef, message: ChatMessage, code: string, text: string): Promise<void> {
+export function createDeliveryActivities({
+  transcript,
+  channel,
+  connections,
+  graph,
+  now = () => new Date(),
+  reserveMs = 15_000,
+}: DeliveryDeps) {
+  async function fail(ref: ConversationRef, message: ChatMessage, code: string, text: string, partsSent: string[] = []) {
     const problem: DeliveryProblem = { code, message: text, at: now().toISOString() };
-    await channel.recordFailed(ref.conversationId, message.id, problem);
+    await channel.recordFailed(ref.conversationId, message.id, problem, partsSent);
   }
 
-  return {
-    async deliverMessages(input: { conversation: ConversationRef }): Promise<{ sent: number; failed: number }> {
-      const ref = input.conversation;
-      const result = { sent: 0, failed: 0 };
-      if (!ref.messaging) return result;
-      const connection = await connections.get(ref.messaging.connectionId);
-      const outgoing = (await transcript.read(ref.conversationId)).filter((message) => message.author !== 'visitor');
+  async function deliver(ref: ConversationRef, run: DeliveryRun): Promise<DeliveryResult> {
+    const result: DeliveryResult = { sent: 0, failed: 0, more: false };
+    if (!ref.messaging) return result;
+    const conversationId = ref.conversationId;
+    const claim = await channel.claimDelivery(conversationId, run.claimMs);
+    if (!claim) {
+      throw ApplicationFailure.retryable("Another run is delivering this conversation's messages.", 'delivery_busy');
+    }
+    let sends = 0;
+    /** Before each send: cancelled, it throws; out of time (once this run has sent something), it answers true. */
+    const outOfTime = (): boolean => {
+      run.signal.throwIfAborted();
+      return sends > 0 && Date.now() >= run.deadline;
+    };
+    const cursor = await channel.deliveryCursor(conversationId);
+    let settled = cursor;
+    try {
+      const entries = await transcript.readFrom(conversationId, cursor);
+      const connection = entries.some(({ message }) => message.author !== 'visitor')
+        ? await connections.get(ref.messaging.connectionId)
+        : undefined;
       let credential: GraphCredential | undefined;
       // A refused token is refused again: the platform is not called with it until it is replaced.
       let tokenInvalid = connection?.status === 'token_invalid';
 
-      for (const message of outgoing) {
-        if (await channel.deliveryOf(ref.conversationId, message.id)) continue;
+      /** Sends what of the message has not gone out, part by part, each recorded as it goes. */
+      async function sendParts(message: ChatMessage, connection: DeliveryConnection): Promise<Outcome> {
+        const payloads = payloadsOf(ref, message);
+        const platformIds = await channel.partsSent(conversationId, message.id, payloads.length);
+        try {
+          for (const [index, payload] of payloads.entries()) {
+            if (platformIds[index]) continue;
+            if (outOfTime()) return 'stopped';
+            // A run frozen past its claim's expiry must not send beside the run that claimed after it.
+            if (!(await channel.holdsDelivery(conversationId, claim!))) {
+              throw ApplicationFailure.retryable('The delivery claim expired during the run.', 'delivery_claim_lost');
+            }
+            // Opened once per run, and only when there is something to send.
+            credential ??= {
+              apiVersion: connection.apiVersion,
+              phoneNumberId: connection.phoneNumberId,
+              accessToken: (await connections.credentialsOf(connection)).accessToken,
+            };
+            const idempotencyKey = `${conversationId}/${message.id}/${index}`;
+            const { messageId } = await graph.sendMessage(credential, payload, { idempotencyKey });
+            sends++;
+            platformIds[index] = messageId;
+            await channel.recordPartSent(conversationId, message.id, {
+              index,
+              platformId: messageId,
+              connectionId: connection.id,
+            });
+          }
+        } catch (error) {
+          if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;
+          if (error.kind === 'token_invalid') {
+            await connections.markTokenInvalid(connection.id);
+            tokenInvalid = true;
+          }
+          await fail(ref, message, codeOf(error), error.details || error.title, platformIds.filter(isString));
+          return 'failed';
+        }
+        await channel.recordSent(conversationId, message.id, platformIds as string[], connection.id);
+        return 'sent';
+      }
+
+      async function deliverOne(message: ChatMessage): Promise<Outcome> {
         if (!connection) {
           await fail(ref, message, 'connection_removed', 'The messaging connection of this conversation no longer exists.');
-          result.failed++;
-          continue;
+          return 'failed';
         }
         if (tokenInvalid) {
           await fail(
@@ -72,45 +162,57 @@ export function createDeliveryActivities({ transcript, channel, connections, gra
             'token_invalid',
             "The platform refused this connection's access token: nothing is sent on it until the token is replaced.",
           );
-          result.failed++;
-          continue;
+          return 'failed';
         }
-        const windowOpenUntil = await channel.windowOpenUntil(ref.conversationId);
+        const windowOpenUntil = await channel.windowOpenUntil(conversationId);
         if (!windowOpenUntil || windowOpenUntil <= now()) {
+          const parts = await channel.partsSent(conversationId, message.id, payloadsOf(ref, message).length);
           await fail(
             ref,
             message,
             'window_closed',
             'More than 24 hours have passed since the customer last wrote: the platform only allows templates, which are not supported yet.',
+            parts.filter(isString),
           );
-          result.failed++;
-          continue;
+          return 'failed';
         }
-        try {
-          // Opened once per run, and only when there is something to send.
-          credential ??= {
-            apiVersion: connection.apiVersion,
-            phoneNumberId: connection.phoneNumberId,
-            accessToken: (await connections.credentialsOf(connection)).accessToken,
-          };
-          const platformIds: string[] = [];
-          for (const payload of payloadsOf(ref, message))
-            platformIds.push((await graph.sendMessage(credential, payload)).messageId);
-          await channel.recordSent(ref.conversationId, message.id, platformIds, connection.id);
-          result.sent++;
-        } catch (error) {
-          if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;
-          if (error.kind === 'token_invalid') {
-            await connections.markTokenInvalid(connection.id);
-            tokenInvalid = true;
-          }
-          await fail(ref, message, codeOf(error), error.details || error.title);
-          result.failed++;
-        }
+        return sendParts(message, connection);
       }
-      return result;
+
+      for (const { position, message } of entries) {
+        if (message.author !== 'visitor' && !(await channel.deliveryOf(conversationId, message.id))) {
+          const outcome = await deliverOne(message);
+          if (outcome === 'stopped') {
+            result.more = true;
+            break;
+          }
+          result[outcome]++;
+        }
+        settled = position + 1;
+      }
+    } finally {
+      // Everything before `settled` is sent or failed for good: the next run starts there.
+      if (settled > cursor) await channel.advanceDeliveryCursor(conversationId, settled);
+      await channel.releaseDelivery(conversationId, claim);
+    }
+    return result;
+  }
+
+  return {
+    async deliverMessages(input: { conversation: ConversationRef }): Promise<DeliveryResult> {
+      const context = Context.current();
+      const timeoutMs = context.info.startToCloseTimeoutMs || 60_000;
+      return deliver(input.conversation, {
+        deadline: Date.now() + timeoutMs - reserveMs,
+        signal: context.cancellationSignal,
+        claimMs: timeoutMs,
+      });
     },
   };
+}
+
+function isString(value: string | undefined): value is string {
+  return value !== undefined;
 }
 
 /** The platform payloads of one message: an answer that found nothing offers a person as a button. */

@@ -6,6 +6,17 @@ import type { Agent, ClosedBy, ConversationSnapshot, ConversationStatus, Handoff
 /** A customer's message (widget or messaging channel); fire-and-forget, deduplicated by message id. */
 export const visitorMessageSignal = defineSignal<[VisitorMessage]>('visitorMessage');
 
+/**
+ * A customer's message on the messaging channel into a conversation already under way: an update,
+ * so that a conversation that has closed can say so (refused with `conversationClosedRefusal`) and
+ * the message goes to the customer's next conversation instead of being dropped. Answers `taken`,
+ * or `duplicate` for a message id seen before.
+ */
+export const customerMessageUpdate = defineUpdate<'taken' | 'duplicate', [VisitorMessage]>('customerMessage');
+
+/** The `ApplicationFailure` type of `customerMessageUpdate`'s refusal: the conversation has closed. */
+export const conversationClosedRefusal = 'conversation_closed';
+
 /** The customer asks for a person (a button, not a typed question, which the reply activity detects). */
 export const requestHandoffSignal = defineSignal<[{ by: HandoffBy }]>('requestHandoff');
 

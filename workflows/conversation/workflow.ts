@@ -4,6 +4,8 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -15,7 +17,9 @@ import { conversationStatusKey } from '../search-attributes.js';
 import {
   agentReplyUpdate,
   closeUpdate,
+  conversationClosedRefusal,
   conversationStateQuery,
+  customerMessageUpdate,
   handBackUpdate,
   requestHandoffSignal,
   takeOverUpdate,
@@ -42,8 +46,9 @@ const { recordVisitorMessage, recordConversationStatus, recordAgentMessage } = p
 });
 
 // Sending to the messaging platform (a local activity too, for the same reason): throttling and
-// server errors back off (1 s doubling, at most 30 s between tries); whatever still has not gone
-// out is tried again after the next event.
+// server errors back off (1 s doubling, at most 30 s between tries), as does a run that finds
+// another still delivering; each run stops sending 15 s before this timeout; whatever still has
+// not gone out is tried again after the next event.
 const { deliverMessages } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
@@ -63,7 +68,25 @@ export async function conversationWorkflow(input: ConversationInput): Promise<vo
   const { conversation: ref, timers } = input;
   const conversation = input.snapshot ? new Conversation(input.snapshot) : Conversation.start(Date.now());
 
-  setHandler(visitorMessageSignal, (message) => void conversation.receive(message, Date.now()));
+  setHandler(visitorMessageSignal, (message) => {
+    // A signal cannot be refused: one after closing is dropped, and said so (the messaging channel uses the update below).
+    if (!conversation.receive(message, Date.now()) && conversation.closed)
+      log.warn('A message arrived after the conversation closed', { messageId: message.messageId });
+  });
+  setHandler(
+    customerMessageUpdate,
+    (message): 'taken' | 'duplicate' => (conversation.receive(message, Date.now()) ? 'taken' : 'duplicate'),
+    {
+      validator: (_message) => {
+        if (conversation.closed)
+          throw ApplicationFailure.create({
+            type: conversationClosedRefusal,
+            message: 'The conversation is closed.',
+            nonRetryable: true,
+          });
+      },
+    },
+  );
   setHandler(requestHandoffSignal, ({ by }) => void conversation.requestHandoff(by, Date.now()));
   setHandler(
     takeOverUpdate,
@@ -159,10 +182,15 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
   }
 }
 
-/** The messaging channel's outbound side: what the effect wrote goes out to the customer. */
+/**
+ * The messaging channel's outbound side: what the effect wrote goes out to the customer. A run
+ * stops at its time budget with `more` left; the next run, right away, takes it up.
+ */
 async function deliver(ref: ConversationRef): Promise<void> {
   try {
-    await deliverMessages({ conversation: ref });
+    let result = await deliverMessages({ conversation: ref });
+    // Older runs' results carry no `more`; the patch keeps their histories as they were recorded.
+    while (result.more && patched('deliver-in-budgeted-runs')) result = await deliverMessages({ conversation: ref });
   } catch (error) {
     // An outage that outlasted the retries: the messages stay unsent and go out after the next event.
     if (!(error instanceof ActivityFailure)) throw error;
