@@ -32,6 +32,8 @@ export const keyExpired = (message = 'This API key has expired: create a replace
   new AppError(403, 'key_expired', message);
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
+/** A count the tenant's plan bounds is reached: no wait changes it, removing something does. */
+export const limitReached = (code: string, message: string) => new AppError(409, code, message);
 export const conversationClosed = () =>
   new AppError(409, 'conversation_closed', 'This conversation is closed: start a new one to keep chatting.');
 export const rateLimited = (retryAfterSeconds: number, subject = 'this API key') =>

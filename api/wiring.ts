@@ -123,7 +123,12 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
     },
     connectors: {
       records: connectorRecords,
-      setup: createConnectorSetup({ tenancy, connectors: connectorRecords, schedules }),
+      setup: createConnectorSetup({
+        tenancy,
+        connectors: connectorRecords,
+        schedules,
+        maxPerTenant: config.connectors.perTenant,
+      }),
       syncState: createSyncState(redis, config.redis.prefix),
       schedules,
       events: createProductEvents(temporal.client, config.temporal.taskQueue),

@@ -10,8 +10,10 @@ import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/
 
 let stack: IngestionStack;
 const cleanups: Array<() => Promise<unknown>> = [];
+/** Pages one sync may read here: more than every other test needs, few enough for a hostile site to reach. */
+const maxPagesPerRun = 10;
 test.before(async () => {
-  stack = await startIngestionStack();
+  stack = await startIngestionStack({ CONNECTOR_MAX_PAGES_PER_RUN: String(maxPagesPerRun) });
 });
 test.after.always(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -201,3 +203,19 @@ test.serial(
     t.false(failed.sync.last.error.includes('invalid application password'), "the site's error body is not shown");
   },
 );
+
+test.serial('a site claiming endless pages fails the run at the page cap, with the reason on the connector', async (t) => {
+  const cms = await site();
+  cms.addPosts(3);
+  cms.claimTotalPages(100_000_000);
+  const { tenant, connector } = await connect(cms, { pageSize: 2 });
+  const failed = await untilSynced(tenant, connector.id);
+  t.like(failed.sync.last, { outcome: 'failed', mode: 'full', deleted: 0 });
+  t.is(
+    failed.sync.last.error,
+    `The source listed more than ${maxPagesPerRun} pages, the most one sync reads; the sync stopped and nothing was deleted. ` +
+      'Check the source, or use larger pages.',
+  );
+  t.is(listed(cms, 'posts').length, maxPagesPerRun);
+  t.false(cms.requests.some((request) => request.path.endsWith('/wp/v2/pages')));
+});

@@ -9,8 +9,21 @@ export type ConnectorSettings = {
 
 export interface ConnectorSetupDeps {
   tenancy: Pick<Tenancy, 'createApiKey' | 'getApiKey' | 'deactivateApiKey'>;
-  connectors: Pick<ConnectorRecords, 'create' | 'remove'>;
+  connectors: Pick<ConnectorRecords, 'create' | 'remove' | 'countForTenant'>;
   schedules: Pick<ConnectorSchedules, 'create' | 'remove'>;
+  /** Connectors a tenant may have (CONNECTORS_PER_TENANT). */
+  maxPerTenant: number;
+}
+
+/**
+ * The tenant has as many connectors as it may: each one polls a source on the tenant's behalf, so
+ * their number is bounded (with the minimum sync interval, that bounds the requests the service makes).
+ */
+export class ConnectorLimitError extends Error {
+  constructor(readonly maxPerTenant: number) {
+    super(`This tenant has ${maxPerTenant} connectors, the most it may have: remove one before connecting another source.`);
+    this.name = 'ConnectorLimitError';
+  }
 }
 
 /**
@@ -18,14 +31,19 @@ export interface ConnectorSetupDeps {
  * (it ingests through the public API like any client), its record with the secrets sealed, and its
  * schedule in Temporal.
  */
-export function createConnectorSetup({ tenancy, connectors, schedules }: ConnectorSetupDeps) {
+export function createConnectorSetup({ tenancy, connectors, schedules, maxPerTenant }: ConnectorSetupDeps) {
   return {
-    /** Mints the connector's key, stores the connector, and starts its schedule; undoes the first two if the last fails. */
+    /**
+     * Mints the connector's key, stores the connector, and starts its schedule; undoes the first two if
+     * the last fails. A tenant at its limit gets a ConnectorLimitError and nothing is made. (Two requests
+     * racing at the limit may both pass: the count bounds a tenant's connectors, it is not a lock.)
+     */
     async connect(
       tenantId: string,
       settings: ConnectorSettings,
       secrets: Omit<NewConnector['secrets'], 'ingestionKey'>,
     ): Promise<Connector> {
+      if ((await connectors.countForTenant(tenantId)) >= maxPerTenant) throw new ConnectorLimitError(maxPerTenant);
       const { apiKey, secret } = await tenancy.createApiKey(tenantId, {
         name: `${settings.kind} connector: ${settings.name}`,
         scopes: ['iq:import'],

@@ -121,6 +121,9 @@ export function createConnectorRecords(redis: RedisClient, prefix: string, box: 
       return found.filter((connector): connector is Connector => connector !== undefined);
     },
 
+    /** How many connectors the tenant has. */
+    countForTenant: (tenantId: string): Promise<number> => redis.zCard(keys.ofTenant(tenantId)),
+
     /** Every connector's secrets sealed again with the current key (see `sealedFields.resealAll`). */
     resealAll: () => secrets.resealAll(keys.connector),
 

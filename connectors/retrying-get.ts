@@ -21,6 +21,16 @@ export interface Patience {
   timeoutMs?: number;
   /** Told before each wait, for logs and heartbeats. */
   onWait?: (event: { status?: number; waitMs: number; attempt: number }) => void;
+  /** Told of each answer read (whatever its status): the source is making progress. */
+  onAnswer?: () => void;
+  /**
+   * When the caller's budget ends (epoch ms, by `now`): no wait is begun that would end after it, and
+   * no request is given longer than what is left; the last try is returned instead.
+   */
+  deadline?: number;
+  now?: () => number;
+  /** Cancels the request and the wait under way (an activity's cancellation); the reason is thrown. */
+  signal?: AbortSignal;
 }
 
 /** One answer read to the end: reading the body can fail like the request itself, so both count as one try. */
@@ -33,32 +43,49 @@ export type LastTry = { answer: Answer; retries: number } | { answer?: undefined
  * GETs `url` the way a sync must talk to someone else's API: a "not now" answer waits its
  * `Retry-After` (429 and 503; seconds or an HTTP date) or backs off from one second, doubling; so
  * does a request that got no answer in time. Resolves to the first other answer, or to the last try
- * once `maxRetries` waits were not enough; the caller words the error in its source's terms. A request
+ * once `maxRetries` waits were not enough, or the next wait would outlast the `deadline`; the caller
+ * words the error in its source's terms. A request
  * the rules refuse (an address that is not public, a body past the cap) is not tried again.
  */
 export async function getPatiently(url: string, headers: Record<string, string>, patience: Patience): Promise<LastTry> {
-  const sleep = patience.sleep ?? ((ms: number) => delay(ms));
+  const { signal } = patience;
+  const sleep = patience.sleep ?? ((ms: number) => delay(ms, undefined, signal ? { signal } : {}));
+  const now = patience.now ?? Date.now;
   const maxRetries = patience.maxRetries ?? 5;
   const maxWaitMs = patience.maxWaitMs ?? 60_000;
   const timeoutMs = patience.timeoutMs ?? 30_000;
+  const left = () => (patience.deadline === undefined ? Infinity : patience.deadline - now());
+  const cancelled = () => {
+    if (signal?.aborted) throw signal.reason;
+  };
 
   for (let retry = 0; ; retry += 1) {
+    cancelled();
     let answer: Answer | undefined;
     let error: unknown;
     try {
       // A source that accepts the connection and never answers must not hold the sync until its activity times out.
-      answer = await patience.http.get(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+      const timeout = AbortSignal.timeout(Math.max(1, Math.min(timeoutMs, left())));
+      answer = await patience.http.get(url, { headers, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+      patience.onAnswer?.();
     } catch (caught) {
+      cancelled();
       error = caught;
       if (caught instanceof OutboundError && !caught.retryable) return { error, retries: retry };
     }
     if (answer && !notNowStatuses.has(answer.status)) return { answer, retries: retry };
-    if (retry >= maxRetries) return answer ? { answer, retries: retry } : { error, retries: retry };
+    const giveUp = (): LastTry => (answer ? { answer, retries: retry } : { error, retries: retry });
+    if (retry >= maxRetries) return giveUp();
 
     const requested =
       answer && (answer.status === 429 || answer.status === 503) ? parseRetryAfter(answer.headers.get('retry-after')) : undefined;
     const waitMs = Math.min(requested ?? 1000 * 2 ** retry, maxWaitMs);
+    // A wait that would outlast the budget is the caller's to take (Temporal's retry backoff holds no worker slot).
+    if (waitMs >= left()) return giveUp();
     patience.onWait?.({ ...(answer ? { status: answer.status } : {}), waitMs, attempt: retry + 1 });
-    await sleep(waitMs);
+    await Promise.resolve(sleep(waitMs)).catch((caught: unknown) => {
+      cancelled();
+      throw caught;
+    });
   }
 }

@@ -15,6 +15,8 @@ export interface SendItemsOptions {
   runId?: string;
   /** CMS: the latest modification time among the items, for the next incremental sync. */
   maxModified?: string;
+  /** Told after each bulk call (an activity's progress heartbeat). */
+  onBatch?: () => void;
   /** The clock of the weekly resend; `Date.now` unless a test sets it. */
   now?: () => number;
 }
@@ -66,7 +68,10 @@ export async function sendItems(options: SendItemsOptions): Promise<number> {
       options: { ...item.options, priority: options.priority, ...(metadataOnly ? { metadataOnly: true } : {}) },
     });
   }
-  if (toSend.length > 0) await options.client.ingestAll(toSend, { batchSize: 100 });
+  if (toSend.length > 0) {
+    const { onBatch } = options;
+    await options.client.ingestAll(toSend, { batchSize: 100, ...(onBatch ? { onProgress: () => onBatch() } : {}) });
+  }
   await state.saveFingerprints(connector.id, fingerprints);
   if (options.runId) {
     await state.noteUnchanged(connector.id, options.runId, unchanged);

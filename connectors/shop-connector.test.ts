@@ -18,8 +18,10 @@ import type { ShopProduct } from './shop/shop-types.js';
 let stack: IngestionStack;
 let temporal: ReturnType<typeof createTemporalClient>;
 const cleanups: Array<() => Promise<unknown>> = [];
+/** Pages one sync may read here: more than every other test needs, few enough for a hostile shop to reach. */
+const maxPagesPerRun = 15;
 test.before(async () => {
-  stack = await startIngestionStack();
+  stack = await startIngestionStack({ CONNECTOR_MAX_PAGES_PER_RUN: String(maxPagesPerRun) });
   temporal = createTemporalClient(stack.api.config.temporal);
 });
 test.after.always(async () => {
@@ -368,3 +370,18 @@ function variant(id: number) {
     option3: null,
   };
 }
+
+test.serial('a shop whose next link never ends fails the run at the page cap, with the reason on the connector', async (t) => {
+  const shop = await shopWith(4);
+  shop.endlessPages();
+  const { tenant, connector } = await connect(shop, { pageSize: 2 });
+  const failed = await untilSynced(tenant, connector.id);
+  t.like(failed.sync.last, { outcome: 'failed', mode: 'full', deleted: 0 });
+  t.is(
+    failed.sync.last.error,
+    `The source listed more than ${maxPagesPerRun} pages, the most one sync reads; the sync stopped and nothing was deleted. ` +
+      'Check the source, or use larger pages.',
+  );
+  const pages = shop.requests.filter((request) => request.path.endsWith('/products.json') && request.status === 200);
+  t.is(pages.length, maxPagesPerRun);
+});

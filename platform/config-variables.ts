@@ -300,6 +300,26 @@ export const variables = {
     description: 'items each worker processes at once, per priority',
     usedBy: ['worker'],
   },
+  CONNECTOR_CONCURRENCY: {
+    schema: { type: 'integer', minimum: 1, maximum: 256 },
+    default: 4,
+    description:
+      "connector activities (a page of a shop or site read and sent) each worker runs at once, on the connectors' own task queue: a slow or hostile source never holds the slots that answer visitors or ingest",
+    usedBy: ['worker'],
+  },
+  CONNECTOR_MAX_PAGES_PER_RUN: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 2000,
+    description:
+      "pages one sync of a connector may read (a CMS's posts and pages together); a source that claims more fails the run, with the reason on the connector's last sync",
+    usedBy: ['worker'],
+  },
+  CONNECTORS_PER_TENANT: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 20,
+    description: 'connectors a tenant may have; creating one more is answered 409 connector_limit_reached',
+    usedBy: ['api'],
+  },
   GRAPH_API_BASE_URL: {
     schema: url,
     default: 'https://graph.facebook.com',

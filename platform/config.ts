@@ -30,6 +30,8 @@ export interface Config {
   /** Cosine similarity below which a passage does not match by meaning alone. */
   searchMinSimilarity: number;
   ingestConcurrency: number;
+  /** The built-in connectors' bounds: worker slots of their own, pages per sync run, connectors per tenant. */
+  connectors: { concurrency: number; maxPagesPerRun: number; perTenant: number };
   answers: AnswersConfig;
   /** When a retrieved source is evidence enough to answer from (answering/evidence.ts). */
   answerEvidence: { minSimilarity: number; minCoverage: number; confidentSimilarity: number; minSentenceSimilarity: number };
@@ -204,6 +206,11 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     ...(values.EMBEDDINGS_MODEL_DIR === undefined ? {} : { localModelDir: String(values.EMBEDDINGS_MODEL_DIR) }),
     searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? similarityDefaults[embeddingsProvider(values)].search),
     ingestConcurrency: Number(values.INGEST_CONCURRENCY),
+    connectors: {
+      concurrency: Number(values.CONNECTOR_CONCURRENCY),
+      maxPagesPerRun: Number(values.CONNECTOR_MAX_PAGES_PER_RUN),
+      perTenant: Number(values.CONNECTORS_PER_TENANT),
+    },
     answers:
       values.ANSWERS_PROVIDER === 'openai'
         ? {

@@ -42,6 +42,15 @@ export interface FakeCms {
   rateLimitNext(count: number, retryAfterSeconds?: number): void;
   /** The next `count` requests answer `status`: WordPress' critical-error JSON for 500, a proxy's HTML page otherwise. */
   failNext(count: number, status: 500 | 502 | 503): void;
+  /**
+   * Hostile: every list answers 200 with `X-WP-TotalPages` (and `X-WP-Total`) claiming `totalPages`,
+   * whatever it holds, and a page past the real last one is an empty list rather than a 400.
+   */
+  claimTotalPages(totalPages: number): void;
+  /** Hostile: from now on every request is held open, unanswered, until the site closes. */
+  holdRequests(): void;
+  /** Requests held open unanswered so far. */
+  readonly held: number;
   /** Runs after each answered request: a test changes the site mid-sync with it (say, deletes a post between two pages). */
   afterEachRequest(listener: ((request: FakeCms['requests'][number]) => void) | undefined): void;
   close(): Promise<void>;
@@ -59,6 +68,9 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
   const requests: FakeCms['requests'] = [];
   let nextId = 1;
   let lastStamp = 0;
+  let claimedTotalPages: number | undefined;
+  let holding = false;
+  let held = 0;
   let url = '';
 
   /** A write's time: whole seconds, after every modification so far, not before now. */
@@ -91,7 +103,11 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
     return entry;
   }
 
-  function answer(request: IncomingMessage, requestUrl: URL): Answer {
+  function answer(request: IncomingMessage, requestUrl: URL): Answer | Promise<Answer> {
+    if (holding) {
+      held += 1;
+      return new Promise<Answer>(() => undefined);
+    }
     const failure = scripted.shift();
     if (failure) return failure;
     const refused = auth ? checkAuth(request.headers.authorization, auth) : undefined;
@@ -113,8 +129,8 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
       .filter((entry) => include === undefined || include.includes(entry.id))
       .filter((entry) => modifiedAfter === undefined || gmtMs(entry.modified_gmt) > modifiedAfter)
       .sort((a, b) => (order === 'asc' ? 1 : -1) * compareBy(orderBy, a, b));
-    const total = matching.length;
-    const totalPages = Math.ceil(total / perPage);
+    const total = claimedTotalPages === undefined ? matching.length : claimedTotalPages * perPage;
+    const totalPages = claimedTotalPages ?? Math.ceil(total / perPage);
     if (page > totalPages && total > 0) {
       return error(
         400,
@@ -172,6 +188,15 @@ export async function startFakeCms({ maxPerPage = 100, auth }: FakeCmsOptions = 
     deleteEntry(kind, id) {
       stored(kind, id);
       store[kind].delete(id);
+    },
+    claimTotalPages(totalPages) {
+      claimedTotalPages = totalPages;
+    },
+    holdRequests() {
+      holding = true;
+    },
+    get held() {
+      return held;
     },
     rateLimitNext(count, retryAfterSeconds = 1) {
       const tooMany = error(429, 'rest_too_many_requests', 'Too many requests.');

@@ -59,6 +59,8 @@ export interface FakeShop {
   /** the next `count` API requests answer 429 with `Retry-After` (default 2 seconds, sent as "2.0") */
   rateLimitNext(count: number, retryAfterSeconds?: number): void;
   failNext(count: number, status: 500 | 502 | 503): void;
+  /** Hostile: every products page carries a `rel="next"` link to a page after it, without end. */
+  endlessPages(): void;
   /** every products page answer waits this long first (to interrupt a sync mid-way in tests) */
   setPageDelay(ms: number): void;
   /**
@@ -116,6 +118,7 @@ export async function startFakeShop(options: FakeShopOptions = {}): Promise<Fake
   const script: Array<{ status: number; retryAfterSeconds?: number }> = [];
   let generated = 0;
   let pageDelayMs = 0;
+  let endless = false;
   let url = '';
 
   const sorted = () => [...catalogue.values()].sort((a, b) => a.id - b.id);
@@ -194,7 +197,11 @@ export async function startFakeShop(options: FakeShopOptions = {}): Promise<Fake
       `<${url}/admin/api/${apiVersion}/products.json?limit=${limit}${fields}&page_info=${encodeCursor({ direction: rel, id, filter })}>; rel="${rel}"`;
     const links = [
       first && matching.some((product) => product.id < first.id) ? link('previous', first.id) : undefined,
-      last && matching.some((product) => product.id > last.id) ? link('next', last.id) : undefined,
+      last && matching.some((product) => product.id > last.id)
+        ? link('next', last.id)
+        : endless
+          ? link('next', Math.max(last?.id ?? 0, cursor?.id ?? 0) + 1)
+          : undefined,
     ].filter((value): value is string => value !== undefined);
     return {
       status: 200,
@@ -261,6 +268,9 @@ export async function startFakeShop(options: FakeShopOptions = {}): Promise<Fake
     },
     failNext(count, status) {
       for (let i = 0; i < count; i++) script.push({ status });
+    },
+    endlessPages() {
+      endless = true;
     },
     setPageDelay(ms) {
       pageDelayMs = ms;

@@ -1,8 +1,9 @@
-import { heartbeat } from '@temporalio/activity';
+import { Context, heartbeat } from '@temporalio/activity';
 import type { ConnectorActivityDeps } from '#activities/connectors/deps.js';
 import { createIngestionClient } from '#connector-sdk/index.js';
 import { createCmsApi } from '#connectors/cms/cms-api.js';
 import { createConnectorRecords } from '#connectors/records.js';
+import type { Patience } from '#connectors/retrying-get.js';
 import { createShopApi } from '#connectors/shop/shop-api.js';
 import { createSyncState } from '#connectors/sync-state.js';
 import type { Logger } from '#platform/logger.js';
@@ -10,11 +11,21 @@ import type { OutboundHttp } from '#platform/outbound/outbound-http.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { SecretBox } from '#platform/secret-box.js';
 
+/** A source's client must leave this much of its activity's start-to-close to send what it read. */
+const sendingReserveMs = 60_000;
+/** One wait for a rate-limited or failing source: below the activities' heartbeat timeout, which a wait does not reset. */
+const maxWaitMs = 30_000;
+
 /**
  * The connectors' clients in a worker: records and sync state in Redis, the sources' APIs, and the
  * service's own public ingestion API at `ingestionApiUrl`. The sources are reached through `http`, the
- * guarded way out (platform/outbound/); the ingestion API, an address of our own, is not. Every wait for a rate-limited source or a
- * retried ingestion call heartbeats, so Temporal knows the activity is alive while it waits.
+ * guarded way out (platform/outbound/); the ingestion API, an address of our own, is not.
+ *
+ * Activities heartbeat on progress only: each answer a source gives, each wait decided for a
+ * rate-limited source or a retried ingestion call, each batch sent. A source's client is made inside
+ * its activity and is bounded by it: its waits end before the attempt's start-to-close (less time to
+ * send), and the activity's cancellation (a heartbeat timeout among its reasons) aborts the request
+ * and the wait under way, which frees the worker slot.
  */
 export function createConnectorActivityDeps(options: {
   redis: RedisClient;
@@ -23,22 +34,36 @@ export function createConnectorActivityDeps(options: {
   ingestionApiUrl: string;
   http: OutboundHttp;
   logger: Logger;
+  maxPagesPerRun: number;
 }): ConnectorActivityDeps {
   const { logger } = options;
-  const onWait = (source: string) => (event: { status?: number; waitMs: number; attempt: number }) => {
-    logger.info({ source, ...event }, 'connector waits before asking again');
-    heartbeat();
+  const progress = () => heartbeat();
+  const patience = (source: string): Patience => {
+    const { info, cancellationSignal } = Context.current();
+    return {
+      http: options.http,
+      maxWaitMs,
+      deadline: Date.now() + info.startToCloseTimeoutMs - sendingReserveMs,
+      signal: cancellationSignal,
+      onAnswer: progress,
+      onWait: (event) => {
+        logger.info({ source, ...event }, 'connector waits before asking again');
+        progress();
+      },
+    };
   };
   return {
     connectors: createConnectorRecords(options.redis, options.prefix, options.secretBox),
     syncState: createSyncState(options.redis, options.prefix),
+    maxPagesPerRun: options.maxPagesPerRun,
+    progress,
     ingestionClient: (apiKey) =>
       createIngestionClient({
         baseUrl: options.ingestionApiUrl,
         apiKey,
         onRetry: ({ method, path, retry, delayMs, status }) => {
           logger.warn({ method, path, retry, delayMs, status }, 'ingestion API call retried');
-          heartbeat();
+          progress();
         },
       }),
     shopApi: (connector, accessToken) =>
@@ -46,15 +71,13 @@ export function createConnectorActivityDeps(options: {
         baseUrl: connector.shop.adminUrl,
         apiVersion: connector.shop.apiVersion,
         accessToken,
-        http: options.http,
-        onWait: onWait('shop'),
+        ...patience('shop'),
       }),
     cmsApi: (connector, applicationPassword) =>
       createCmsApi({
         siteUrl: connector.cms.siteUrl,
         ...(connector.cms.username && applicationPassword ? { username: connector.cms.username, applicationPassword } : {}),
-        http: options.http,
-        onWait: onWait('cms'),
+        ...patience('cms'),
       }),
   };
 }

@@ -23,6 +23,7 @@ import { createJobStore } from '#knowledge/jobs.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createSourceStore } from '#knowledge/sources.js';
 import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
+import { connectorTaskQueue } from '#workflows/connectors/task-queues.js';
 import { bundleWorkflows } from './bundle.js';
 
 export interface WiredWorker {
@@ -34,8 +35,9 @@ export interface WiredWorker {
 }
 
 /**
- * One worker process: a Temporal worker per task queue (the base queue, and one per ingestion
- * priority with its own slots, so high-priority items overtake a low-priority backlog), sharing
+ * One worker process: a Temporal worker per task queue (the base queue; one per ingestion priority
+ * with its own slots, so high-priority items overtake a low-priority backlog; and the connectors'
+ * with slots of their own, so a source that holds them never delays answering or ingestion), sharing
  * one workflow bundle and one set of clients. The worker entry and the integration tests both use it.
  */
 export async function wireWorker(config: Config, logger: Logger, connection: NativeConnection): Promise<WiredWorker> {
@@ -104,6 +106,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       ingestionApiUrl: config.connectorsApiUrl,
       http: outbound,
       logger,
+      maxPagesPerRun: config.connectors.maxPagesPerRun,
     }),
   });
 
@@ -115,6 +118,8 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       taskQueue: ingestTaskQueue(base, priority),
       maxConcurrentActivityTaskExecutions: config.ingestConcurrency,
     })),
+    // The connectors read tenants' sources, which may be slow or hostile: their slots are their own.
+    { taskQueue: connectorTaskQueue(base), maxConcurrentActivityTaskExecutions: config.connectors.concurrency },
   ];
   const workers = await Promise.all(
     queues.map((queue) =>

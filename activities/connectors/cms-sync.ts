@@ -6,7 +6,7 @@ import type { SyncMode } from '#connectors/sync-state.js';
 import type { SyncOutcome } from '#workflows/connectors/types.js';
 import { withHeartbeats } from '../heartbeats.js';
 import { connectorOf, openConnector, type ConnectorActivityDeps } from './deps.js';
-import { failingPermanently } from './failures.js';
+import { checkPageCap, failingPermanently } from './failures.js';
 import { finishFullRun, outcomeOf } from './sync-runs.js';
 
 /** Entries per page: the most the CMS REST API gives. */
@@ -39,6 +39,7 @@ export function createCmsSyncActivities(deps: ConnectorActivityDeps) {
       priority: 'low',
       runId,
       ...(latest ? { maxModified: latest } : {}),
+      onBatch: deps.progress,
     });
   }
 
@@ -87,19 +88,20 @@ export function createCmsSyncActivities(deps: ConnectorActivityDeps) {
       page: number;
       mode: SyncMode;
       modifiedAfter?: string;
+      /** Pages the run has read before this one (posts and pages together). */
+      pagesRead?: number;
     }) =>
-      failingPermanently(() =>
-        withHeartbeats(async (): Promise<{ totalPages: number; sent: number }> => {
-          const opened = await open(input.connectorId);
-          const page = await opened.cms.list(input.kind, {
-            page: input.page,
-            perPage: opened.connector.cms.pageSize ?? defaultCmsPageSize,
-            orderBy: input.mode === 'full' ? 'id' : 'modified',
-            ...(input.modifiedAfter ? { modifiedAfter: input.modifiedAfter } : {}),
-          });
-          return { totalPages: page.totalPages, sent: await send(opened, input.runId, page.entries) };
-        }),
-      ),
+      failingPermanently(async (): Promise<{ totalPages: number; sent: number }> => {
+        checkPageCap(input.pagesRead, deps.maxPagesPerRun);
+        const opened = await open(input.connectorId);
+        const page = await opened.cms.list(input.kind, {
+          page: input.page,
+          perPage: opened.connector.cms.pageSize ?? defaultCmsPageSize,
+          orderBy: input.mode === 'full' ? 'id' : 'modified',
+          ...(input.modifiedAfter ? { modifiedAfter: input.modifiedAfter } : {}),
+        });
+        return { totalPages: page.totalPages, sent: await send(opened, input.runId, page.entries) };
+      }),
 
     /** A full run rescues what it missed and cleans up; an incremental one just records itself. */
     finishCmsSync: ({ connectorId, runId }: { connectorId: string; runId: string }) =>

@@ -13,6 +13,10 @@ export interface ConnectorActivityDeps {
   ingestionClient(apiKey: string): IngestionClient;
   shopApi(connector: ShopConnector, accessToken: string): ShopApi;
   cmsApi(connector: CmsConnector, applicationPassword: string | undefined): CmsApi;
+  /** Pages one sync run may read (CONNECTOR_MAX_PAGES_PER_RUN). */
+  maxPagesPerRun: number;
+  /** Tells Temporal the activity made progress (a heartbeat): a page read, a batch sent. */
+  progress(): void;
 }
 
 /** A connector of `kind`; ConnectorGoneError when it was removed (or is of another kind). */

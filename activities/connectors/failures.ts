@@ -31,6 +31,7 @@ function permanentCode(error: unknown): string | undefined {
   }
   if (error instanceof ConnectorGoneError) return 'connector_removed';
   if (error instanceof EmptySourceError) return 'empty_source';
+  if (error instanceof TooManyPagesError) return 'too_many_pages';
   return undefined;
 }
 
@@ -48,4 +49,23 @@ export class EmptySourceError extends Error {
     super('The source listed no items although the last sync kept some; nothing was deleted. Check the source and sync again.');
     this.name = 'EmptySourceError';
   }
+}
+
+/**
+ * A run reached CONNECTOR_MAX_PAGES_PER_RUN: a source claiming endless pages (a hostile page count, a
+ * `next` link that never ends) fails the run rather than syncing forever. Nothing was cleaned up.
+ */
+export class TooManyPagesError extends Error {
+  constructor(maxPages: number) {
+    super(
+      `The source listed more than ${maxPages} pages, the most one sync reads; the sync stopped and nothing was deleted. ` +
+        'Check the source, or use larger pages.',
+    );
+    this.name = 'TooManyPagesError';
+  }
+}
+
+/** Refuses to read another page once a run has read `maxPages` (checked before the request is made). */
+export function checkPageCap(pagesRead: number | undefined, maxPages: number): void {
+  if ((pagesRead ?? 0) >= maxPages) throw new TooManyPagesError(maxPages);
 }

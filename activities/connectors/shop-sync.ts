@@ -3,7 +3,7 @@ import { sendItems } from '#connectors/send-items.js';
 import type { ShopProductInput, SyncOutcome } from '#workflows/connectors/types.js';
 import { withHeartbeats } from '../heartbeats.js';
 import { openConnector, type ConnectorActivityDeps } from './deps.js';
-import { failingPermanently } from './failures.js';
+import { checkPageCap, failingPermanently } from './failures.js';
 import { finishFullRun } from './sync-runs.js';
 
 /** Products per page: the most shop admin APIs give, so a catalogue takes the fewest calls. */
@@ -44,19 +44,28 @@ export function createShopSyncActivities(deps: ConnectorActivityDeps) {
       runId: string;
       storefront: Storefront;
       cursor?: string;
+      /** Pages the run has read before this one. */
+      pagesRead?: number;
     }): Promise<{ nextCursor?: string; sent: number }> =>
-      failingPermanently(() =>
-        withHeartbeats(async () => {
-          const { connector, shop, client } = await open(input.connectorId);
-          const page = await shop.productsPage({
-            limit: connector.shop.pageSize ?? defaultShopPageSize,
-            ...(input.cursor ? { cursor: input.cursor } : {}),
-          });
-          const items = page.products.flatMap((product) => productItem(product, input.storefront) ?? []);
-          const sent = await sendItems({ client, state: syncState, connector, items, priority: 'low', runId: input.runId });
-          return { ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), sent };
-        }),
-      ),
+      failingPermanently(async () => {
+        checkPageCap(input.pagesRead, deps.maxPagesPerRun);
+        const { connector, shop, client } = await open(input.connectorId);
+        const page = await shop.productsPage({
+          limit: connector.shop.pageSize ?? defaultShopPageSize,
+          ...(input.cursor ? { cursor: input.cursor } : {}),
+        });
+        const items = page.products.flatMap((product) => productItem(product, input.storefront) ?? []);
+        const sent = await sendItems({
+          client,
+          state: syncState,
+          connector,
+          items,
+          priority: 'low',
+          runId: input.runId,
+          onBatch: deps.progress,
+        });
+        return { ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), sent };
+      }),
 
     /** Cleanup of what the shop no longer lists, then the run's record. */
     finishShopSync: ({ connectorId, runId }: { connectorId: string; runId: string }): Promise<SyncOutcome> =>
@@ -79,7 +88,7 @@ export function createShopSyncActivities(deps: ConnectorActivityDeps) {
         const storefront = (await syncState.storefront<Storefront>(connectorId)) ?? (await readStorefront(shop, connectorId));
         const item = productItem(product, storefront);
         if (!item) return { sent: false };
-        await sendItems({ client, state: syncState, connector, items: [item], priority: 'high' });
+        await sendItems({ client, state: syncState, connector, items: [item], priority: 'high', onBatch: deps.progress });
         return { sent: true };
       }),
   };

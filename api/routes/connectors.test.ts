@@ -717,3 +717,25 @@ test('a schedule removed in Temporal reads as nothing ahead, and sync now makes 
   t.is(schedule.action.workflowType, 'cmsSyncWorkflow');
   t.not((await tenant.asAdmin('GET', `/connectors/${connector.id}`)).body.sync.nextSyncAt, null);
 });
+
+test('a tenant has at most CONNECTORS_PER_TENANT connectors: one more is 409 and leaves nothing; removing one makes room', async (t) => {
+  const { target, tenant, post } = await ownApi(t, { CONNECTORS_PER_TENANT: '2' });
+  const first = await post('shop', shopBody());
+  t.is(first.status, 201);
+  t.is((await post('cms', cmsBody())).status, 201);
+
+  for (const kind of ['shop', 'cms'] as const) {
+    const refused = await post(kind, bodyOf(kind));
+    t.is(
+      assertError(t, refused, 409, 'connector_limit_reached').message,
+      'This tenant has 2 connectors, the most it may have: remove one before connecting another source.',
+    );
+  }
+  t.is((await tenant.asAdmin('GET', '/connectors')).body.connectors.length, 2);
+  t.is((await connectorKeysOf(tenant.tenant.id, target)).length, 2);
+
+  // The minimum interval stays: a connector that syncs more often than every 5 minutes is refused.
+  t.is((await tenant.asAdmin('DELETE', `/connectors/${first.body.id}`)).status, 204);
+  assertError(t, await post('shop', shopBody({}, { syncEveryMinutes: 4 })), 400, 'invalid_payload');
+  t.is((await post('shop', shopBody())).status, 201);
+});

@@ -1,10 +1,10 @@
-import type { ConnectorSetup } from '#connectors/connect.js';
+import { ConnectorLimitError, type ConnectorSetup } from '#connectors/connect.js';
 import type { ConnectorRecords, Connector } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
 import { sourceUrlProblem } from '#connectors/source-url.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { invalidPayload } from '../errors.js';
+import { invalidPayload, limitReached } from '../errors.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedBy, ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
 import {
@@ -76,6 +76,16 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
     };
   }
 
+  /** `setup.connect`, with a tenant at its limit answered 409 `connector_limit_reached`. */
+  const connect: ConnectorSetup['connect'] = async (...args) => {
+    try {
+      return await setup.connect(...args);
+    } catch (error) {
+      if (error instanceof ConnectorLimitError) throw limitReached('connector_limit_reached', error.message);
+      throw error;
+    }
+  };
+
   const owned = async (ctx: { params: Record<string, string>; state: UserState }) =>
     ownedBy(await connectors.get(ctx.params.connectorId!), ctx.state.user.tenantId, `connector ${ctx.params.connectorId}`);
 
@@ -86,17 +96,18 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
       description:
         "Mirrors the shop's active products into a knowledge base as `PRODUCT` items: a full sync at once and every `syncEveryMinutes` (default 360), " +
         "which also removes deleted products; in between, subscribe the shop's `products/create` and `products/update` webhooks to `webhookUrl`. " +
-        'The access token and webhook secret are encrypted at rest and never returned.',
+        'The access token and webhook secret are encrypted at rest and never returned. ' +
+        'A tenant has at most `CONNECTORS_PER_TENANT` connectors (default 20): one more is answered 409 `connector_limit_reached`.',
       body: createShopConnectorRequest,
       responses: { 201: { description: 'The connector; its first sync has started', schema: connectorResponse } },
-      errors: [400, 404],
+      errors: [400, 404, 409],
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
       const { body } = ctx.request;
       checkSourceUrl(body.data.adminUrl, '/data/adminUrl', deps.production);
       const { accessToken, webhookSecret, ...shop } = body.data;
-      const connector = await setup.connect(
+      const connector = await connect(
         tenantId,
         {
           kind: 'shop',
@@ -119,10 +130,11 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
       description:
         "Mirrors the site's published posts (`ARTICLE`) and pages (`PAGE`) into a knowledge base: every `syncEveryMinutes` (default 15) what changed since the last sync, " +
         'and every `fullSyncEveryHours` (default 24) everything, removing what is no longer published. The first sync, at once, is full. ' +
-        '`username` and `applicationPassword` go together; the password is encrypted at rest and never returned.',
+        '`username` and `applicationPassword` go together; the password is encrypted at rest and never returned. ' +
+        'A tenant has at most `CONNECTORS_PER_TENANT` connectors (default 20): one more is answered 409 `connector_limit_reached`.',
       body: createCmsConnectorRequest,
       responses: { 201: { description: 'The connector; its first sync has started', schema: connectorResponse } },
-      errors: [400, 404],
+      errors: [400, 404, 409],
     },
     async (ctx) => {
       const { tenantId } = ctx.state.user;
@@ -137,7 +149,7 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
           },
         ]);
       }
-      const connector = await setup.connect(
+      const connector = await connect(
         tenantId,
         {
           kind: 'cms',

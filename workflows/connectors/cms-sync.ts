@@ -1,10 +1,7 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '#activities/index.js';
-import { connectorActivityOptions } from './activity-options.js';
+import { continueAsNew, workflowInfo } from '@temporalio/workflow';
+import { connectorActivities } from './activity-options.js';
 import { syncRun } from './sync-run.js';
 import type { CmsKind, CmsSyncInput, SyncOutcome } from './types.js';
-
-const { beginCmsSync, syncCmsPage, finishCmsSync } = proxyActivities<Activities>(connectorActivityOptions);
 
 const kinds: CmsKind[] = ['posts', 'pages'];
 
@@ -17,7 +14,10 @@ const kinds: CmsKind[] = ['posts', 'pages'];
  */
 export async function cmsSyncWorkflow(input: CmsSyncInput): Promise<SyncOutcome> {
   const { connectorId } = input;
-  return syncRun(connectorId, input.resume, async (progress) => {
+  const { page: pages, run: runs } = connectorActivities();
+  const { syncCmsPage } = pages;
+  const { beginCmsSync, finishCmsSync } = runs;
+  return syncRun(runs, connectorId, input.resume, async (progress) => {
     const { runId } = progress;
     const run = input.resume ?? (await beginCmsSync({ connectorId, runId }));
     const { mode, modifiedAfter } = run;
@@ -26,7 +26,15 @@ export async function cmsSyncWorkflow(input: CmsSyncInput): Promise<SyncOutcome>
       let totalPages = page;
       while (page <= totalPages) {
         progress.position = `${kind} page ${page}`;
-        const result = await syncCmsPage({ connectorId, runId, kind, page, mode, ...(modifiedAfter ? { modifiedAfter } : {}) });
+        const result = await syncCmsPage({
+          connectorId,
+          runId,
+          kind,
+          page,
+          mode,
+          ...(modifiedAfter ? { modifiedAfter } : {}),
+          pagesRead: progress.pages,
+        });
         progress.pages += 1;
         progress.sent += result.sent;
         totalPages = result.totalPages;

@@ -1,9 +1,5 @@
-import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '#activities/index.js';
-import { connectorActivityOptions } from './activity-options.js';
+import { connectorActivities } from './activity-options.js';
 import type { ShopProductInput } from './types.js';
-
-const { syncShopProduct } = proxyActivities<Activities>(connectorActivityOptions);
 
 /**
  * A shop told us a product was created or updated: read it from the shop (the webhook's copy may be
@@ -11,5 +7,5 @@ const { syncShopProduct } = proxyActivities<Activities>(connectorActivityOptions
  * delivery, keyed by the delivery's id, so a redelivered webhook does nothing twice.
  */
 export async function shopProductWorkflow(input: ShopProductInput): Promise<{ sent: boolean }> {
-  return syncShopProduct(input);
+  return connectorActivities().page.syncShopProduct(input);
 }

@@ -1,10 +1,7 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '#activities/index.js';
-import { connectorActivityOptions } from './activity-options.js';
+import { continueAsNew, workflowInfo } from '@temporalio/workflow';
+import { connectorActivities } from './activity-options.js';
 import { syncRun } from './sync-run.js';
 import type { ShopSyncInput, SyncOutcome } from './types.js';
-
-const { beginShopSync, syncShopPage, finishShopSync } = proxyActivities<Activities>(connectorActivityOptions);
 
 /**
  * One full sync of a shop, started by the connector's schedule: reads the products page by page
@@ -14,13 +11,22 @@ const { beginShopSync, syncShopPage, finishShopSync } = proxyActivities<Activiti
  */
 export async function shopSyncWorkflow(input: ShopSyncInput): Promise<SyncOutcome> {
   const { connectorId } = input;
-  return syncRun(connectorId, input.resume, async (progress) => {
+  const { page: pages, run: runs } = connectorActivities();
+  const { beginShopSync, syncShopPage } = pages;
+  const { finishShopSync } = runs;
+  return syncRun(runs, connectorId, input.resume, async (progress) => {
     const { runId } = progress;
     const storefront = input.resume?.storefront ?? (await beginShopSync({ connectorId, runId }));
     let cursor = input.resume?.cursor;
     do {
       progress.position = cursor ?? 'first page';
-      const page = await syncShopPage({ connectorId, runId, storefront, ...(cursor ? { cursor } : {}) });
+      const page = await syncShopPage({
+        connectorId,
+        runId,
+        storefront,
+        ...(cursor ? { cursor } : {}),
+        pagesRead: progress.pages,
+      });
       progress.pages += 1;
       progress.sent += page.sent;
       cursor = page.nextCursor;

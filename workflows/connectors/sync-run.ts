@@ -1,10 +1,7 @@
-import { ActivityFailure, ContinueAsNew, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ContinueAsNew } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
-import { connectorActivityOptions } from './activity-options.js';
 import { trackProgress } from './progress.js';
 import type { SyncProgress } from './types.js';
-
-const { failConnectorSync } = proxyActivities<Activities>(connectorActivityOptions);
 
 /**
  * Runs one sync of a connector: its progress answered to queries (the run id is the workflow's own
@@ -12,6 +9,7 @@ const { failConnectorSync } = proxyActivities<Activities>(connectorActivityOptio
  * status shows) before the workflow fails with the same error. Continuing as new is not a failure.
  */
 export async function syncRun<T>(
+  { failConnectorSync }: Pick<Activities, 'failConnectorSync'>,
   connectorId: string,
   resume: Pick<SyncProgress, 'runId' | 'pages' | 'sent'> | undefined,
   sync: (progress: SyncProgress) => Promise<T>,
