@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
   type Client,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
 import {
@@ -53,14 +55,70 @@ export class ConversationActionRefusedError extends Error {
 }
 
 /**
+ * The workflow did not confirm an agent's action within the wait: `sent` when it has not accepted
+ * it (no worker took it up; it may still be applied later), `accepted` when it has and the effect is
+ * still running (it will be applied). A retry with the same update id attaches to the same update.
+ */
+export class ActionNotConfirmedError extends Error {
+  constructor(
+    readonly stage: 'sent' | 'accepted',
+    readonly waitMs: number,
+  ) {
+    super(stage === 'sent' ? 'The conversation did not take the action up in time.' : 'The action is still being applied.');
+    this.name = 'ActionNotConfirmedError';
+  }
+}
+
+/** An action's update id: a retry with the same one attaches to the same update (a new one when absent). */
+export interface ActionOptions {
+  updateId?: string;
+}
+
+/**
  * Talks to conversation workflows: starts them, hands them customers' messages (signals, durable
  * once this resolves, with or without a running worker) and agents' actions (updates, which answer
  * whether the workflow accepted them). A Temporal that cannot be reached fails a call with a
  * DependencyUnavailableError.
  */
-export function createConversationClient(client: Client, taskQueue: string) {
+export function createConversationClient(client: Client, taskQueue: string, { actionWaitMs = 15_000 } = {}) {
   const handle = (ref: Pick<ConversationRef, 'tenantId' | 'conversationId'>) =>
     client.workflow.getHandle<typeof conversationWorkflow>(conversationWorkflowId(ref.tenantId, ref.conversationId));
+
+  /**
+   * Runs an update of the conversation's workflow under a deadline (F15 of the 2026-11 review):
+   * first until the workflow accepts it (validators ran), then until its handler finished.
+   */
+  async function act<Ret, Args extends [unknown]>(
+    ref: Pick<ConversationRef, 'tenantId' | 'conversationId'>,
+    definition: UpdateDefinition<Ret, Args>,
+    args: Args,
+    { updateId = randomUUID() }: ActionOptions = {},
+  ): Promise<Ret> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), actionWaitMs);
+    const within = async <T>(stage: ActionNotConfirmedError['stage'], call: () => Promise<T>): Promise<T> => {
+      try {
+        return await client.withAbortSignal(deadline.signal, call);
+      } catch (error) {
+        if (deadline.signal.aborted) throw new ActionNotConfirmedError(stage, actionWaitMs);
+        throw error;
+      }
+    };
+    try {
+      return await update(async () => {
+        const accepted = await within('sent', () =>
+          handle(ref).startUpdate(definition, {
+            args,
+            updateId,
+            waitForStage: WorkflowUpdateStage.ACCEPTED,
+          }),
+        );
+        return await within('accepted', () => accepted.result());
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async function update<T>(run: () => Promise<T>): Promise<T> {
     try {
@@ -160,17 +218,24 @@ export function createConversationClient(client: Client, taskQueue: string) {
       await update(() => handle(ref).signal(requestHandoffSignal, { by: 'visitor' }));
     },
 
-    takeOver: (ref: ConversationRef, agent: Agent): Promise<ConversationStatus> =>
-      update(() => handle(ref).executeUpdate(takeOverUpdate, { args: [agent] })),
+    /**
+     * Agents' actions: each resolves once the workflow applied it, or fails with an
+     * ActionNotConfirmedError once the wait is over; the same `updateId` again attaches to it.
+     */
+    takeOver: (ref: ConversationRef, agent: Agent, options?: ActionOptions): Promise<ConversationStatus> =>
+      act(ref, takeOverUpdate, [agent], options),
 
-    agentReply: (ref: ConversationRef, reply: { agentId: string; messageId: string; text: string }): Promise<void> =>
-      update(() => handle(ref).executeUpdate(agentReplyUpdate, { args: [reply] })),
+    agentReply: (
+      ref: ConversationRef,
+      reply: { agentId: string; messageId: string; text: string },
+      options?: ActionOptions,
+    ): Promise<void> => act(ref, agentReplyUpdate, [reply], options),
 
-    handBack: (ref: ConversationRef, agentId: string): Promise<ConversationStatus> =>
-      update(() => handle(ref).executeUpdate(handBackUpdate, { args: [{ agentId }] })),
+    handBack: (ref: ConversationRef, agentId: string, options?: ActionOptions): Promise<ConversationStatus> =>
+      act(ref, handBackUpdate, [{ agentId }], options),
 
-    close: (ref: ConversationRef, by: ClosedBy): Promise<ConversationStatus> =>
-      update(() => handle(ref).executeUpdate(closeUpdate, { args: [{ by }] })),
+    close: (ref: ConversationRef, by: ClosedBy, options?: ActionOptions): Promise<ConversationStatus> =>
+      act(ref, closeUpdate, [{ by }], options),
   });
 }
 

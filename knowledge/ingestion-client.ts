@@ -68,11 +68,7 @@ const acceptConcurrency = 32;
  * durably recorded it (no worker needs to be running); a Temporal that cannot be reached fails it
  * with a DependencyUnavailableError.
  */
-export function createIngestionClient(
-  temporal: Client,
-  taskQueueBase: string,
-  jobs: Pick<JobStore, 'snapshot' | 'set' | 'restore'>,
-) {
+export function createIngestionClient(temporal: Client, taskQueueBase: string, jobs: Pick<JobStore, 'accept' | 'restore'>) {
   /**
    * Hands an operation to the item's workflow: signals it while it runs, otherwise starts it with the
    * signal (one call, so no operation can fall between a finished run and a new one).
@@ -94,15 +90,15 @@ export function createIngestionClient(
   }
 
   /**
-   * Accepting an item: its job is marked `queued`, then its workflow is signalled or started. If
-   * Temporal cannot be reached the job's previous status is put back, so the caller may simply send
-   * the item again.
+   * Accepting an item: its job is marked `queued` under a new generation, which travels with the
+   * version to its activity (an older version still in flight can no longer write its status), then
+   * its workflow is signalled or started. If Temporal cannot be reached the job's previous status is
+   * put back, unless the version already wrote one, so the caller may simply send the item again.
    */
   async function acceptOne(tenantId: string, knowledgeBaseId: string, item: IngestItem): Promise<string> {
     const identity = { tenantId, integrationId: item.integrationId, externalId: item.externalId };
     const jobId = jobIdOf(identity);
-    const previous = await jobs.snapshot(tenantId, jobId);
-    await jobs.set(tenantId, jobId, { status: 'queued', knowledgeBaseId });
+    const accepted = await jobs.accept(tenantId, jobId, knowledgeBaseId);
     const operation = {
       kind: 'ingest',
       knowledgeBaseId,
@@ -110,11 +106,12 @@ export function createIngestionClient(
       sourceOrigin: item.sourceOrigin ?? null,
       data: item.data,
       options: item.options ?? {},
+      jobGeneration: accepted.generation,
     } as const;
     try {
       await send(identity, operation, { priority: item.options?.priority ?? 'high', sourceType: item.sourceType });
     } catch (error) {
-      await jobs.restore(tenantId, jobId, previous).catch(() => undefined);
+      await jobs.restore(tenantId, jobId, accepted).catch(() => undefined);
       throw error;
     }
     return jobId;

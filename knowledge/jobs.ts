@@ -12,9 +12,45 @@ export interface Job {
   error?: { code: string; message: string };
 }
 
+/** What `accept` hands back: the version's generation, and the record it replaced. */
+export interface Accepted {
+  generation: number;
+  previous: Record<string, string>;
+}
+
+/** The field counting generations handed out; `generation` is the one current (put back by `restore`). */
+const generationCounter = 'generations';
+
+const acceptScript = `
+local previous = redis.call('HGETALL', KEYS[1])
+local generation = redis.call('HINCRBY', KEYS[1], '${generationCounter}', 1)
+redis.call('HSET', KEYS[1], 'status', 'queued', 'knowledgeBaseId', ARGV[1], 'updatedAt', ARGV[2], 'generation', generation)
+redis.call('HDEL', KEYS[1], 'errorCode', 'errorMessage')
+return {generation, previous}`;
+
+const setScript = `
+if ARGV[1] ~= '' then
+  local current = tonumber(redis.call('HGET', KEYS[1], 'generation') or '0')
+  if current > tonumber(ARGV[1]) then return 0 end
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'knowledgeBaseId', ARGV[3], 'updatedAt', ARGV[4])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'errorCode', ARGV[5], 'errorMessage', ARGV[6])
+else redis.call('HDEL', KEYS[1], 'errorCode', 'errorMessage') end
+return 1`;
+
+const restoreScript = `
+if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'status') ~= 'queued' then return 0 end
+local counter = redis.call('HGET', KEYS[1], '${generationCounter}')
+redis.call('DEL', KEYS[1])
+if #ARGV > 1 then redis.call('HSET', KEYS[1], unpack(ARGV, 2)) end
+redis.call('HSET', KEYS[1], '${generationCounter}', counter)
+return 1`;
+
 /**
  * The status of each ingestion job, as a Redis hash per tenant and job id, with the time of the
  * last change and, when it failed, why. Fails with a DependencyUnavailableError when Redis is down.
+ * Each accepted version has a generation; its activity's writes carry it and are dropped once a newer
+ * version was accepted, so a status never goes back (finding F30 of the 2026-11 review).
  */
 export function createJobStore(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
   const key = (tenantId: string, jobId: string) => `${prefix}:job:${tenantId}:${jobId}`;
@@ -32,25 +68,63 @@ export function createJobStore(redis: RedisClient, prefix: string, now: () => Da
       };
     },
 
+    /**
+     * The API accepted a new version: the job is `queued` under a new generation (a counter that
+     * only grows). Returns that generation, which travels with the version, and the record before,
+     * for `restore`.
+     */
+    async accept(tenantId: string, jobId: string, knowledgeBaseId: string): Promise<Accepted> {
+      const reply = (await redis.eval(acceptScript, {
+        keys: [key(tenantId, jobId)],
+        arguments: [knowledgeBaseId, now().toISOString()],
+      })) as [number, string[]];
+      const [generation, flat] = reply;
+      const previous: Record<string, string> = {};
+      for (let i = 0; i < flat.length; i += 2) previous[flat[i]!] = flat[i + 1]!;
+      return { generation: Number(generation), previous };
+    },
+
+    /**
+     * Writes the job's status, unless `generation` is given and a newer version was accepted since
+     * (then nothing changes: the newer version's own activity writes next). True when written.
+     */
     async set(
       tenantId: string,
       jobId: string,
       change: { status: JobStatus; knowledgeBaseId: string; error?: { code: string; message: string } },
-    ) {
-      const fields = { status: change.status, knowledgeBaseId: change.knowledgeBaseId, updatedAt: now().toISOString() };
-      const multi = redis.multi().hSet(key(tenantId, jobId), fields);
-      if (change.error) multi.hSet(key(tenantId, jobId), { errorCode: change.error.code, errorMessage: change.error.message });
-      else multi.hDel(key(tenantId, jobId), ['errorCode', 'errorMessage']);
-      await multi.exec();
+      generation?: number,
+    ): Promise<boolean> {
+      const written = await redis.eval(setScript, {
+        keys: [key(tenantId, jobId)],
+        arguments: [
+          generation === undefined ? '' : String(generation),
+          change.status,
+          change.knowledgeBaseId,
+          now().toISOString(),
+          change.error?.code ?? '',
+          change.error?.message ?? '',
+        ],
+      });
+      return written === 1;
     },
 
-    /** The raw record, to put back with `restore` when accepting a job fails half-way. */
-    snapshot: (tenantId: string, jobId: string) => redis.hGetAll(key(tenantId, jobId)),
+    /**
+     * Accepting failed (Temporal away): puts the record from before `accept` back, unless the job has
+     * moved on since (its version wrote a status, or another version was accepted). The counter of
+     * generations stays where it is, so no generation is handed out twice.
+     */
+    async restore(tenantId: string, jobId: string, accepted: Accepted): Promise<void> {
+      const { [generationCounter]: _counter, ...previous } = accepted.previous;
+      await redis.eval(restoreScript, {
+        keys: [key(tenantId, jobId)],
+        arguments: [String(accepted.generation), ...Object.entries(previous).flat()],
+      });
+    },
 
-    async restore(tenantId: string, jobId: string, snapshot: Record<string, string>) {
-      const multi = redis.multi().del(key(tenantId, jobId));
-      if (Object.keys(snapshot).length > 0) multi.hSet(key(tenantId, jobId), snapshot);
-      await multi.exec();
+    /** The generation of the version accepted last; undefined when none was accepted with one. */
+    async generation(tenantId: string, jobId: string): Promise<number | undefined> {
+      const value = await redis.hGet(key(tenantId, jobId), 'generation');
+      return value ? Number(value) : undefined;
     },
   });
 }

@@ -41,15 +41,17 @@ export function createIngestionActivities({ jobs, now = () => new Date(), ...dep
   async function ingestVersion({ identity, operation, generation }: IngestSourceInput): Promise<JobStatus> {
     const jobId = jobIdOf(identity);
     const knowledgeBaseId = operation.knowledgeBaseId;
-    await jobs.set(identity.tenantId, jobId, { status: 'processing', knowledgeBaseId });
+    // Written only while no newer version of the item was accepted (its job is `queued` again).
+    const { jobGeneration } = operation;
+    await jobs.set(identity.tenantId, jobId, { status: 'processing', knowledgeBaseId }, jobGeneration);
     try {
       const status = await applyVersion(identity, operation, generation);
-      await jobs.set(identity.tenantId, jobId, { status, knowledgeBaseId });
+      await jobs.set(identity.tenantId, jobId, { status, knowledgeBaseId }, jobGeneration);
       return status;
     } catch (error) {
       const failure = permanentFailure(error);
       if (!failure) throw error;
-      await jobs.set(identity.tenantId, jobId, { status: 'failed', knowledgeBaseId, error: failure });
+      await jobs.set(identity.tenantId, jobId, { status: 'failed', knowledgeBaseId, error: failure }, jobGeneration);
       throw nonRetryable(failure, error);
     }
   }
@@ -111,13 +113,15 @@ export function createIngestionActivities({ jobs, now = () => new Date(), ...dep
   async function deleteIfStillOrphaned(input: DeleteSourceInput): Promise<boolean> {
     const { identity, knowledgeBaseId } = input;
     const sourceKey = sourceKeyOf(identity);
+    // A version accepted while this deletes must not be shown as deleted: it is queued after it.
+    const jobGeneration = await jobs.generation(identity.tenantId, jobIdOf(identity));
     const record = await sources.get(identity.tenantId, sourceKey);
     if (!record || record.knowledgeBaseId !== knowledgeBaseId || record.sourceOrigin !== input.sourceOrigin) return false;
 
     await chunkIndex.deleteSourceChunks(knowledgeBaseId, sourceKey);
     // A source not yet re-embedded has its chunks in the space it was embedded in.
     if (!isEmbeddedIn(record, embedder.space)) await chunkIndex.deleteSourceChunksInOtherSpaces(knowledgeBaseId, sourceKey);
-    await jobs.set(identity.tenantId, jobIdOf(identity), { status: 'deleted', knowledgeBaseId });
+    await jobs.set(identity.tenantId, jobIdOf(identity), { status: 'deleted', knowledgeBaseId }, jobGeneration);
     await sources.remove(identity.tenantId, sourceKey, record);
     return true;
   }
@@ -126,12 +130,14 @@ export function createIngestionActivities({ jobs, now = () => new Date(), ...dep
     identity: ItemIdentity;
     knowledgeBaseId: string;
     error: { code: string; message: string };
+    jobGeneration?: number;
   }) {
-    await jobs.set(input.identity.tenantId, jobIdOf(input.identity), {
-      status: 'failed',
-      knowledgeBaseId: input.knowledgeBaseId,
-      error: input.error,
-    });
+    await jobs.set(
+      input.identity.tenantId,
+      jobIdOf(input.identity),
+      { status: 'failed', knowledgeBaseId: input.knowledgeBaseId, error: input.error },
+      input.jobGeneration,
+    );
   }
 
   return { ingestSource, deleteSource, recordIngestFailure };

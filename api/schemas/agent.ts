@@ -82,6 +82,14 @@ export const agentReplyRequest = objectOf(
 
 export const agentReplyResponse = objectOf({ messageId: uuid });
 
+/** An action the conversation accepted but had not applied within the wait (F15): it will be. */
+export const actionAcceptedResponse = objectOf({
+  accepted: { const: true, description: 'The conversation accepted the action; its effect is still being applied.' },
+});
+
+/** An agent action's optional `Idempotency-Key`: sent again with the same key, it attaches to the first. */
+export const idempotencyKeyPattern = /^[A-Za-z0-9._:-]{1,100}$/;
+
 export const inboxEventStream = {
   type: 'string',
   description: [

@@ -28,8 +28,7 @@ const version = (externalId: string, content: string): IngestItem => ({
 /** The ingestion client on a test's own task queues; job statuses are the API's business, not this test's. */
 const ingestionOn = (taskQueueBase: string) =>
   createIngestionClient(temporal.client(), taskQueueBase, {
-    snapshot: async () => ({}),
-    set: async () => undefined,
+    accept: async () => ({ generation: 1, previous: {} }),
     restore: async () => undefined,
   });
 

@@ -99,7 +99,8 @@ function collapse(changes: Change[]): Change[] {
   if (!base || !patched('metadata-only-applies-on-top')) return [latest];
   if (base.kind === 'delete') return [base, latest];
   const { url, metadata, sourceData } = latest.data;
-  return [{ ...base, data: { ...base.data, url, metadata, sourceData } }];
+  // The job was accepted last for the metadata-only version: the merged version writes as it.
+  return [{ ...base, jobGeneration: latest.jobGeneration, data: { ...base.data, url, metadata, sourceData } }];
 }
 
 /** True when the change left nothing to re-embed: a version written (in the current space), or the item deleted. */
@@ -124,6 +125,7 @@ async function ingestVersion(identity: ItemIdentity, operation: IngestOperation)
       await recordIngestFailure({
         identity,
         knowledgeBaseId: operation.knowledgeBaseId,
+        jobGeneration: operation.jobGeneration,
         error: { code: 'processing_timeout', message: 'The item could not be processed within 7 days; send it again.' },
       });
     }

@@ -28,6 +28,11 @@ export interface IngestOperation {
   sourceOrigin: string | null;
   data: ItemData;
   options: ItemOptions;
+  /**
+   * The job's generation when the API accepted this version (absent on versions accepted before
+   * generations existed): its activity writes the job's status only while no newer version was accepted.
+   */
+  jobGeneration?: number;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Inbox, InboxFilter } from '#conversations/inbox.js';
 import { isConversationId, type ConversationRecord, type ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
 import {
+  ActionNotConfirmedError,
   ConversationActionRefusedError,
   ConversationClosedError,
   type ConversationClient,
@@ -13,18 +14,20 @@ import type { Agent } from '#workflows/conversation/types.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 import { tokenFromQuery } from './query-token.js';
 import { replyRefusal } from './reply-refusal.js';
-import { AppError, conflict, conversationClosed } from '#api/errors.js';
+import { AppError, conflict, conversationClosed, invalidPayload } from '#api/errors.js';
 import { ownedBy } from '#api/ownership.js';
 import type { EventStreams, StreamCap, StreamRecheck } from '#api/event-stream.js';
 import { authenticateUser } from '#api/middleware/user-auth.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
 import {
+  actionAcceptedResponse,
   agentConversationResponse,
   agentReplyRequest,
   agentReplyResponse,
   conversationEventStream,
   conversationEventsQuery,
   conversationListResponse,
+  idempotencyKeyPattern,
   inboxEventStream,
   inboxEventsQuery,
   listQuery,
@@ -200,13 +203,19 @@ export function createAgentRouter({
       summary: 'Take a conversation over',
       description:
         'The AI stops answering and the agent chats with the customer (status `agent`). Taking over again is a no-op. ' +
-        'Another agent has it: 409 `conflict`; closed: 409 `conversation_closed`.',
-      responses: { 200: { description: 'The new status', schema: statusResponse } },
-      errors: [404, 409],
+        'Another agent has it: 409 `conflict`; closed: 409 `conversation_closed`. ' +
+        actionWaitNote,
+      headers: [idempotencyKeyHeader],
+      responses: {
+        200: { description: 'The new status', schema: statusResponse },
+        202: { description: 'Accepted, still being applied', schema: actionAcceptedResponse },
+      },
+      errors: [400, 404, 409],
     },
     async (ctx) => {
       const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
-      ctx.body = { status: await workflowAction(() => conversations.takeOver(conversation, agentOf(ctx.state.user))) };
+      const { updateId, retryWith } = agentAction(ctx, 'take-over');
+      await answerAction(ctx, retryWith, () => conversations.takeOver(conversation, agentOf(ctx.state.user), { updateId }));
     },
   );
 
@@ -216,7 +225,8 @@ export function createAgentRouter({
       summary: 'Reply to the customer',
       description:
         'Only the agent who took the conversation over may reply (409 `conflict` otherwise). The reply is accepted (202) and then appears in the transcript and on the channel. ' +
-        'Messaging: more than 24 hours after the customer last wrote, free-form replies are refused with 409 `window_closed` (templates are not supported yet).',
+        'Messaging: more than 24 hours after the customer last wrote, free-form replies are refused with 409 `window_closed` (templates are not supported yet). ' +
+        'The `messageId` is the retry key: a reply sent again with it attaches to the first. Not taken up within `WORKFLOW_WAIT_SECONDS`: 503 `action_not_confirmed` (its details carry the `messageId` to retry with).',
       body: agentReplyRequest,
       responses: { 202: { description: 'The reply is accepted', schema: agentReplyResponse } },
       errors: [404, 409],
@@ -226,7 +236,16 @@ export function createAgentRouter({
       const refusal = replyRefusal(conversation, await windowOf(conversation), now());
       if (refusal) throw refusal;
       const { text, messageId = randomUUID() } = ctx.request.body;
-      await workflowAction(() => conversations.agentReply(conversation, { agentId: ctx.state.user.id, messageId, text }));
+      const reply = { agentId: ctx.state.user.id, messageId, text };
+      await workflowAction(
+        () => conversations.agentReply(conversation, reply, { updateId: `reply/${reply.agentId}/${messageId}` }),
+        {
+          messageId,
+        },
+      ).catch((error: unknown) => {
+        // Accepted by the conversation: it will be sent, which is what 202 says.
+        if (!(error instanceof ActionNotConfirmedError && error.stage === 'accepted')) throw error;
+      });
       ctx.status = 202;
       ctx.body = { messageId };
     },
@@ -237,13 +256,19 @@ export function createAgentRouter({
     {
       summary: 'Hand a conversation back to the AI',
       description:
-        'The AI answers again (status `ai`). Only the agent who has it may hand it back (409 `conflict`); a waiting conversation may be handed back by anyone.',
-      responses: { 200: { description: 'The new status', schema: statusResponse } },
-      errors: [404, 409],
+        'The AI answers again (status `ai`). Only the agent who has it may hand it back (409 `conflict`); a waiting conversation may be handed back by anyone. ' +
+        actionWaitNote,
+      headers: [idempotencyKeyHeader],
+      responses: {
+        200: { description: 'The new status', schema: statusResponse },
+        202: { description: 'Accepted, still being applied', schema: actionAcceptedResponse },
+      },
+      errors: [400, 404, 409],
     },
     async (ctx) => {
       const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
-      ctx.body = { status: await workflowAction(() => conversations.handBack(conversation, ctx.state.user.id)) };
+      const { updateId, retryWith } = agentAction(ctx, 'hand-back');
+      await answerAction(ctx, retryWith, () => conversations.handBack(conversation, ctx.state.user.id, { updateId }));
     },
   );
 
@@ -252,13 +277,19 @@ export function createAgentRouter({
     {
       summary: 'Close a conversation',
       description:
-        'The customer is told; a new message from them starts a new conversation. Already closed: 409 `conversation_closed`.',
-      responses: { 200: { description: 'The new status', schema: statusResponse } },
-      errors: [404, 409],
+        'The customer is told; a new message from them starts a new conversation. Already closed: 409 `conversation_closed`. ' +
+        actionWaitNote,
+      headers: [idempotencyKeyHeader],
+      responses: {
+        200: { description: 'The new status', schema: statusResponse },
+        202: { description: 'Accepted, still being applied', schema: actionAcceptedResponse },
+      },
+      errors: [400, 404, 409],
     },
     async (ctx) => {
       const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
-      ctx.body = { status: await workflowAction(() => conversations.close(conversation, 'agent')) };
+      const { updateId, retryWith } = agentAction(ctx, 'close');
+      await answerAction(ctx, retryWith, () => conversations.close(conversation, 'agent', { updateId }));
     },
   );
 
@@ -282,14 +313,68 @@ async function open(reading: Promise<ConversationRecord>): Promise<ConversationR
   return conversation;
 }
 
+const actionWaitNote =
+  'Answers once the conversation applied it, within `WORKFLOW_WAIT_SECONDS` (15 s by default): past that, 202 `{accepted: true}` when the conversation accepted it ' +
+  '(it will be applied), or 503 `action_not_confirmed` with Retry-After when it has not taken it up (no worker): it may still be applied, so send it again with the same ' +
+  '`Idempotency-Key` (the one sent, or the one in the error details), which attaches to the first and answers its outcome.';
+
+const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Up to 100 of A-Z a-z 0-9 . _ : -. The action sent again with the same key (by the same user) attaches to the first instead of acting twice.',
+};
+
+/** The update id of an agent's action, from the user's `Idempotency-Key` or a new one, and that key. */
+function agentAction(ctx: { get(name: string): string; state: UserState }, action: string) {
+  const key = ctx.get('idempotency-key');
+  if (key && !idempotencyKeyPattern.test(key))
+    throw invalidPayload('The Idempotency-Key header takes up to 100 of A-Z a-z 0-9 . _ : -', [
+      { path: 'Idempotency-Key', message: `must match ${idempotencyKeyPattern.source}` },
+    ]);
+  const idempotencyKey = key || randomUUID();
+  return { updateId: `${action}/${ctx.state.user.id}/${idempotencyKey}`, retryWith: { idempotencyKey } };
+}
+
+/** The action's new status (200), or 202 when the conversation accepted it but is still applying it. */
+async function answerAction(
+  ctx: { status: number; body: unknown },
+  retryWith: Record<string, string>,
+  run: () => Promise<ConversationStatusValue>,
+): Promise<void> {
+  try {
+    ctx.body = { status: await workflowAction(run, retryWith) };
+  } catch (error) {
+    if (!(error instanceof ActionNotConfirmedError && error.stage === 'accepted')) throw error;
+    ctx.status = 202;
+    ctx.body = { accepted: true };
+  }
+}
+
+type ConversationStatusValue = Awaited<ReturnType<ConversationClient['takeOver']>>;
+
+/** Seconds a client waits before sending an unconfirmed action again. */
+const retryAfterSeconds = 5;
+
 /** How the workflow words a refusal because the conversation has ended. */
 const closedReason = /^The conversation is (already )?closed\.$/;
 
-/** An agent's action on the workflow, its refusals as 409s carrying the workflow's reason. */
-async function workflowAction<T>(run: () => Promise<T>): Promise<T> {
+/**
+ * An agent's action on the workflow, its refusals as 409s carrying the workflow's reason; one it did
+ * not take up in time as 503 `action_not_confirmed`, with what to send it again with.
+ */
+async function workflowAction<T>(run: () => Promise<T>, retryWith: Record<string, string>): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof ActionNotConfirmedError && error.stage === 'sent')
+      throw new AppError(
+        503,
+        'action_not_confirmed',
+        `The conversation did not confirm this action within ${error.waitMs / 1000} s; it may still be applied: send it again with the same key to learn its outcome.`,
+        [{ message: 'Send the request again with this key.', ...retryWith }],
+        { 'Retry-After': String(retryAfterSeconds) },
+      );
     if (error instanceof ConversationClosedError) throw conversationClosed();
     if (error instanceof ConversationActionRefusedError)
       throw closedReason.test(error.message) ? conversationClosed() : conflict(error.message);
