@@ -113,20 +113,22 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   const workflowBundle = await bundleWorkflows();
   const base = config.temporal.taskQueue;
   const queues = [
-    { taskQueue: base, maxConcurrentActivityTaskExecutions: 16 },
+    { taskQueue: base, maxConcurrentActivityTaskExecutions: 16, workflows: true },
     ...ingestPriorities.map((priority) => ({
       taskQueue: ingestTaskQueue(base, priority),
       maxConcurrentActivityTaskExecutions: config.ingestConcurrency,
+      workflows: true,
     })),
-    // The connectors read tenants' sources, which may be slow or hostile: their slots are their own.
-    { taskQueue: connectorTaskQueue(base), maxConcurrentActivityTaskExecutions: config.connectors.concurrency },
+    // The connectors read tenants' sources, which may be slow or hostile: their activities' slots are
+    // their own. Their workflows run on the base queue, so this Worker runs activities only.
+    { taskQueue: connectorTaskQueue(base), maxConcurrentActivityTaskExecutions: config.connectors.concurrency, workflows: false },
   ];
   const workers = await Promise.all(
-    queues.map((queue) =>
+    queues.map(({ workflows, ...queue }) =>
       Worker.create({
         connection,
         namespace: config.temporal.namespace,
-        workflowBundle,
+        ...(workflows ? { workflowBundle } : {}),
         activities,
         // Shutdown cancels running activities at once; one that ignores its cancellation may hold
         // the process for at most this long (its attempt then times out and is retried elsewhere).
