@@ -199,19 +199,11 @@ export function createAgentRouter({
 
   router.post(
     '/agent/conversations/{conversationId}/take-over',
-    {
-      summary: 'Take a conversation over',
-      description:
-        'The AI stops answering and the agent chats with the customer (status `agent`). Taking over again is a no-op. ' +
-        'Another agent has it: 409 `conflict`; closed: 409 `conversation_closed`. ' +
-        actionWaitNote,
-      headers: [idempotencyKeyHeader],
-      responses: {
-        200: { description: 'The new status', schema: statusResponse },
-        202: { description: 'Accepted, still being applied', schema: actionAcceptedResponse },
-      },
-      errors: [400, 404, 409],
-    },
+    statusAction(
+      'Take a conversation over',
+      'The AI stops answering and the agent chats with the customer (status `agent`). Taking over again is a no-op. ' +
+        'Another agent has it: 409 `conflict`; closed: 409 `conversation_closed`. ',
+    ),
     async (ctx) => {
       const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       const { updateId, retryWith } = agentAction(ctx, 'take-over');
@@ -253,18 +245,10 @@ export function createAgentRouter({
 
   router.post(
     '/agent/conversations/{conversationId}/hand-back',
-    {
-      summary: 'Hand a conversation back to the AI',
-      description:
-        'The AI answers again (status `ai`). Only the agent who has it may hand it back (409 `conflict`); a waiting conversation may be handed back by anyone. ' +
-        actionWaitNote,
-      headers: [idempotencyKeyHeader],
-      responses: {
-        200: { description: 'The new status', schema: statusResponse },
-        202: { description: 'Accepted, still being applied', schema: actionAcceptedResponse },
-      },
-      errors: [400, 404, 409],
-    },
+    statusAction(
+      'Hand a conversation back to the AI',
+      'The AI answers again (status `ai`). Only the agent who has it may hand it back (409 `conflict`); a waiting conversation may be handed back by anyone. ',
+    ),
     async (ctx) => {
       const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       const { updateId, retryWith } = agentAction(ctx, 'hand-back');
@@ -274,18 +258,10 @@ export function createAgentRouter({
 
   router.post(
     '/agent/conversations/{conversationId}/close',
-    {
-      summary: 'Close a conversation',
-      description:
-        'The customer is told; a new message from them starts a new conversation. Already closed: 409 `conversation_closed`. ' +
-        actionWaitNote,
-      headers: [idempotencyKeyHeader],
-      responses: {
-        200: { description: 'The new status', schema: statusResponse },
-        202: { description: 'Accepted, still being applied', schema: actionAcceptedResponse },
-      },
-      errors: [400, 404, 409],
-    },
+    statusAction(
+      'Close a conversation',
+      'The customer is told; a new message from them starts a new conversation. Already closed: 409 `conversation_closed`. ',
+    ),
     async (ctx) => {
       const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       const { updateId, retryWith } = agentAction(ctx, 'close');
@@ -317,6 +293,20 @@ const actionWaitNote =
   'Answers once the conversation applied it, within `WORKFLOW_WAIT_SECONDS` (15 s by default): past that, 202 `{accepted: true}` when the conversation accepted it ' +
   '(it will be applied), or 503 `action_not_confirmed` with Retry-After when it has not taken it up (no worker): it may still be applied, so send it again with the same ' +
   '`Idempotency-Key` (the one sent, or the one in the error details), which attaches to the first and answers its outcome.';
+
+/** The documentation of an agent action that changes the conversation's status: 200 with it, or 202 while it applies. */
+function statusAction(summary: string, description: string) {
+  return {
+    summary,
+    description: description + actionWaitNote,
+    headers: [idempotencyKeyHeader],
+    responses: {
+      200: { description: 'The new status', schema: statusResponse },
+      202: { description: 'Accepted, still being applied', schema: actionAcceptedResponse },
+    },
+    errors: [400, 404, 409],
+  };
+}
 
 const idempotencyKeyHeader = {
   name: 'Idempotency-Key',
