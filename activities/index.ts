@@ -1,4 +1,5 @@
 import type { ChunkIndex } from '#knowledge/chunk-index.js';
+import type { CleanupLists } from '#knowledge/cleanup-lists.js';
 import type { Embedder } from '#knowledge/embeddings/index.js';
 import type { IngestionClient } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
@@ -24,6 +25,8 @@ export interface ActivityDeps {
   sentences: Pick<Embedder, 'embed'>;
   /** The cleanup asks item workflows to delete orphans through it, and a re-index to embed sources again. */
   ingestion: Pick<IngestionClient, 'remove' | 'reembed'>;
+  /** Cleanups' staged keep lists, and the lists of what they deleted. */
+  cleanupLists: Pick<CleanupLists, 'keeps' | 'recordDeleted'>;
   conversations: ConversationActivityDeps;
   /** The messaging channel's outbound side. */
   delivery: DeliveryDeps;

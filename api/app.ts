@@ -3,6 +3,7 @@ import Koa, { type Middleware } from 'koa';
 import type { DependencyChecks } from '#platform/dependency-health.js';
 import type { Logger } from '#platform/logger.js';
 import type { RedisClient } from '#platform/redis.js';
+import type { CleanupClient } from '#knowledge/cleanup-client.js';
 import type { IngestionClient } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { KnowledgeSearch } from '#knowledge/search.js';
@@ -64,6 +65,7 @@ export interface AppDeps {
   redis: RedisClient;
   tenancy: Tenancy;
   ingestion: IngestionClient;
+  cleanups: CleanupClient;
   /** Re-indexes of knowledge bases, started and followed through the admin routes. */
   reindex: ReindexClient;
   jobs: JobStore;
@@ -131,6 +133,7 @@ export function createApp({
   redis,
   tenancy,
   ingestion,
+  cleanups,
   reindex,
   jobs,
   search,
@@ -179,7 +182,7 @@ export function createApp({
     createArticleQuestionsRouter({ tenancy, rateLimit, articles: articles.store, questionSearch: articles.questionSearch }),
     createArticlesRouter({ tenancy, rateLimit, articles: articles.store, articleSearch: articles.articleSearch }),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
-    createIngestRouter({ tenancy, rateLimit, jobs, ingestion, bodyLimitBytes: settings.bodyLimitBytes }),
+    createIngestRouter({ tenancy, rateLimit, jobs, ingestion, cleanups, bodyLimitBytes: settings.bodyLimitBytes }),
     createChatRouter({
       tenancy,
       ...chat,

@@ -11,6 +11,8 @@ import { createProcessEmbedders } from '#knowledge/embeddings/index.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createJobStore } from '#knowledge/jobs.js';
 import { createIngestionClient } from '#knowledge/ingestion-client.js';
+import { createCleanupClient } from '#knowledge/cleanup-client.js';
+import { createCleanupLists } from '#knowledge/cleanup-lists.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createReindexClient } from '#knowledge/reindex-client.js';
 import { createEventFollower } from '#conversations/events.js';
@@ -70,7 +72,9 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       .replace('{slug}', encodeURIComponent(article.slug));
   const tenancy = createTenancy(redis, config.redis.prefix, { credentials: config.credentials });
   const records = createConversationRecords(redis, config.redis.prefix);
-  const conversations = createConversationClient(temporal.client, config.temporal.taskQueue);
+  const conversations = createConversationClient(temporal.client, config.temporal.taskQueue, {
+    actionWaitMs: config.workflowWaitMs,
+  });
   const transcript = createTranscript(redis, config.redis.prefix);
   const channel = createChannelState(redis, config.redis.prefix);
   const secretBox = secretBoxFromConfig(config);
@@ -85,6 +89,9 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
     redis,
     tenancy,
     ingestion,
+    cleanups: createCleanupClient(temporal.client, config.temporal.taskQueue, createCleanupLists(redis, config.redis.prefix), {
+      waitMs: config.cleanupWaitMs,
+    }),
     reindex: createReindexClient(temporal.client, config.temporal.taskQueue),
     jobs,
     search: createKnowledgeSearch({

@@ -69,6 +69,26 @@ test('cleanup sends the three fields and parses the result', async (t) => {
   t.deepEqual(request?.body, { knowledgeBaseId: 'kb1', sourceOrigin: 'shop', keepExternalIds: ['a', 'b'] });
 });
 
+test('a cleanup still running (202) is polled at its statusUrl, waiting Retry-After between, until its result', async (t) => {
+  const { server, client, sleeps } = await setup();
+  t.teardown(() => server.close());
+  const running = { status: 'running', cleanupId: 'c/1', statusUrl: '/ingest/cleanups/c%2F1' };
+  server.script.push(
+    { status: 202, body: running, headers: { 'retry-after': '7' } },
+    { status: 202, body: running },
+    { status: 200, body: { deleted: 3, orphanedExternalIds: ['x', 'y', 'z'] } },
+  );
+
+  const result = await client.cleanup({ knowledgeBaseId: 'kb1', sourceOrigin: 'shop', keepExternalIds: [] });
+
+  t.deepEqual(result, { deleted: 3, orphanedExternalIds: ['x', 'y', 'z'] });
+  t.deepEqual(
+    server.requests.map((request) => `${request.method} ${request.path}`),
+    ['POST /ingest/cleanup', 'GET /ingest/cleanups/c%2F1', 'GET /ingest/cleanups/c%2F1'],
+  );
+  t.deepEqual(sleeps, [7_000, 5_000], 'Retry-After when given, else 5 s');
+});
+
 test('jobStatus GETs the encoded job path and parses the status', async (t) => {
   const { server, client } = await setup();
   t.teardown(() => server.close());

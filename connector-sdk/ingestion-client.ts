@@ -7,6 +7,7 @@ import type {
   BulkIngestResponse,
   CleanupRequest,
   CleanupResponse,
+  CleanupRunning,
   IngestionItem,
   IngestResponse,
   JobStatusResponse,
@@ -52,6 +53,15 @@ export function createIngestionClient(options: IngestionClientOptions): Ingestio
   const random = options.random ?? Math.random;
 
   async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    return (await send<T>(method, path, body)).body;
+  }
+
+  /** The request, retried as the retry policy says; a success's status, body and headers. */
+  async function send<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T; headers: Headers }> {
     const init: RequestInit = {
       method,
       headers: {
@@ -78,7 +88,8 @@ export function createIngestionClient(options: IngestionClientOptions): Ingestio
         continue;
       }
 
-      if (response.ok) return (await readSuccess(response, method, path)) as T;
+      if (response.ok)
+        return { status: response.status, body: (await readSuccess(response, method, path)) as T, headers: response.headers };
       if (!isRetryable(response.status) || retry >= MAX_RETRIES) throw await toApiError(response, method, path);
 
       // Drain the body so the connection can be reused while we wait.
@@ -97,12 +108,23 @@ export function createIngestionClient(options: IngestionClientOptions): Ingestio
       return request<BulkIngestResponse>('POST', '/ingest/bulk', { items: items.map(withHash) });
     },
 
-    cleanup: (cleanupRequest) =>
-      request<CleanupResponse>('POST', '/ingest/cleanup', {
+    /**
+     * A cleanup the service has not finished within its wait answers 202 (an extension of the
+     * published interface): its `statusUrl` is polled, `Retry-After` (else 5 s) apart, until 200.
+     */
+    async cleanup(cleanupRequest) {
+      let answer = await send<CleanupResponse | CleanupRunning>('POST', '/ingest/cleanup', {
         knowledgeBaseId: cleanupRequest.knowledgeBaseId,
         sourceOrigin: cleanupRequest.sourceOrigin,
         keepExternalIds: cleanupRequest.keepExternalIds,
-      }),
+      });
+      while (answer.status === 202) {
+        const { statusUrl } = answer.body as CleanupRunning;
+        await sleep(pollDelayMs(answer.headers.get('retry-after')));
+        answer = await send<CleanupResponse | CleanupRunning>('GET', statusUrl);
+      }
+      return answer.body as CleanupResponse;
+    },
 
     jobStatus: (jobId) => request<JobStatusResponse>('GET', `/ingest/jobs/${encodeURIComponent(jobId)}`),
 
@@ -116,6 +138,12 @@ export function createIngestionClient(options: IngestionClientOptions): Ingestio
       }),
   };
   return client;
+}
+
+/** How long to wait before asking about a running cleanup again: its Retry-After, else 5 s (at most a minute). */
+function pollDelayMs(retryAfter: string | null): number {
+  const seconds = Number(retryAfter);
+  return retryAfter && Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 60) * 1000 : 5_000;
 }
 
 /** A copy of the item with `data.hash` filled when the caller gave none; the caller's object is left alone. */

@@ -66,6 +66,14 @@ export interface CleanupResponse {
   orphanedExternalIds: string[];
 }
 
+/** The service's extension: a cleanup not over within its wait answers 202 with this, to poll. */
+export interface CleanupRunning {
+  status: 'running';
+  cleanupId: string;
+  /** A path on the service: GET it for 200 (the CleanupResponse) or 202 (still running). */
+  statusUrl: string;
+}
+
 export type JobState = 'queued' | 'processing' | 'searchable' | 'skipped' | 'metadata_updated' | 'failed' | 'deleted';
 
 export interface JobStatusResponse {

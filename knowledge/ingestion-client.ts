@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import pLimit from 'p-limit';
 import { tagUnavailable } from '#platform/dependency-errors.js';
-import { cleanupWorkflowId, ingestWorkflowId, jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
-import type { cleanupWorkflow } from '#workflows/ingestion/cleanup.js';
+import { ingestWorkflowId, jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
 import type { ingestItemWorkflow } from '#workflows/ingestion/ingest-item.js';
 import { itemOperationSignal } from '#workflows/ingestion/messages.js';
 import { ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
 import type {
-  CleanupInput,
-  CleanupResult,
   DeleteOperation,
   ItemData,
   ItemOperation,
@@ -23,10 +19,10 @@ import type { JobStore } from './jobs.js';
 
 /**
  * Bounds on one item and on a cleanup: beyond them the ingestion API answers 413 rather than accept
- * them. Each item travels to Temporal as one payload, and a cleanup's keep list as its workflow's
- * input; Temporal refuses payloads over 2 MB, so an item (at most 100,000 characters of content, 6
- * bytes each escaped, plus its metadata) stays within 1 MB and a keep list within 1 MB, leaving room
- * for what travels with them. `nesting` is how deep `metadata` and `sourceData` may go: JSON.stringify
+ * them. Each item travels to Temporal as one payload; Temporal refuses payloads over 2 MB, so an
+ * item (at most 100,000 characters of content, 6 bytes each escaped, plus its metadata) stays within
+ * 1 MB, leaving room for what travels with it. A cleanup's keep list is staged in Redis (F16), not
+ * sent to Temporal: only the body limit and `keepExternalIds` (what one staging writes) bound it. `nesting` is how deep `metadata` and `sourceData` may go: JSON.stringify
  * (in the Temporal client) recurses, and fails on a few thousand levels.
  */
 export const ingestLimits = {
@@ -37,8 +33,7 @@ export const ingestLimits = {
   metadataBytes: 256 * 1024,
   nesting: 32,
   itemBytes: 1024 * 1024,
-  keepExternalIds: 50_000,
-  keepListBytes: 1024 * 1024,
+  keepExternalIds: 250_000,
 } as const;
 
 /** An ingestion item as the published interface defines it (already validated). */
@@ -64,7 +59,7 @@ const acceptConcurrency = 32;
 /**
  * The ingestion side of Temporal, for everyone who changes a knowledge base: the ingest routes, the
  * help centre's article feed, and the cleanup and re-index activities. Every change of an item goes to the item's
- * own workflow; a cleanup runs as a workflow of its own. Each call resolves once Temporal has
+ * own workflow (cleanups: `cleanup-client.ts`). Each call resolves once Temporal has
  * durably recorded it (no worker needs to be running); a Temporal that cannot be reached fails it
  * with a DependencyUnavailableError.
  */
@@ -153,18 +148,6 @@ export function createIngestionClient(temporal: Client, taskQueueBase: string, j
     async reembed(identity: ItemIdentity, { sourceType, priority, knowledgeBaseId }: Reembed): Promise<void> {
       await send(identity, { kind: 'reembed', knowledgeBaseId }, { priority, sourceType });
     },
-
-    /** Runs a cleanup of one origin in a knowledge base and resolves with what it deleted. */
-    cleanup: (input: CleanupInput): Promise<CleanupResult> =>
-      temporal.workflow.execute<typeof cleanupWorkflow>('cleanupWorkflow', {
-        workflowId: cleanupWorkflowId(input.tenantId, input.knowledgeBaseId, randomUUID()),
-        taskQueue: taskQueueBase,
-        args: [input],
-        typedSearchAttributes: [
-          { key: tenantIdKey, value: input.tenantId },
-          { key: knowledgeBaseIdKey, value: input.knowledgeBaseId },
-        ],
-      }),
   });
 }
 

@@ -105,6 +105,21 @@ export function createSourceStore(redis: RedisClient, prefix: string) {
         .exec();
     },
 
+    /**
+     * About `count` source keys of one origin tag, scanned from `cursor` ('0' to begin), and the
+     * cursor to go on from ('0' after the last). Keys present for the whole scan are listed at least
+     * once (a Redis scan may list one twice); keys removed meanwhile may be left out.
+     */
+    async scanOrigin(
+      tenantId: string,
+      knowledgeBaseId: string,
+      origin: string,
+      { cursor, count }: { cursor: string; count: number },
+    ): Promise<{ sourceKeys: string[]; cursor: string }> {
+      const reply = await redis.sScan(originKey(tenantId, knowledgeBaseId, origin), Number(cursor), { COUNT: count });
+      return { sourceKeys: reply.members, cursor: String(reply.cursor) };
+    },
+
     /** The source keys of a knowledge base that carry exactly this origin tag. */
     listByOrigin(tenantId: string, knowledgeBaseId: string, origin: string): Promise<string[]> {
       return redis.sMembers(originKey(tenantId, knowledgeBaseId, origin));

@@ -379,6 +379,20 @@ export const variables = {
     description: 'least severe level written to the JSON log',
     usedBy: ['api', 'worker', 'cdn'],
   },
+  WORKFLOW_WAIT_SECONDS: {
+    schema: { type: 'number', exclusiveMinimum: 0 },
+    default: 15,
+    description:
+      "how long an agent's action (take over, reply, hand back, close) waits for its conversation's workflow; past it the answer is 202 (accepted, still being applied) or 503 `action_not_confirmed` (not taken up)",
+    usedBy: ['api'],
+  },
+  CLEANUP_WAIT_SECONDS: {
+    schema: { type: 'number', exclusiveMinimum: 0 },
+    default: 60,
+    description:
+      'how long `POST /ingest/cleanup` waits for the cleanup to finish (answering 200 with what it deleted); past it the answer is 202 with the cleanup to follow',
+    usedBy: ['api'],
+  },
   BODY_LIMIT_BYTES: {
     schema: { type: 'integer', minimum: 1024 },
     default: 5 * 1024 * 1024,

@@ -45,6 +45,10 @@ export interface Config {
   dataDir: string;
   logLevel: string;
   bodyLimitBytes: number;
+  /** How long an agent's action waits for its workflow (WORKFLOW_WAIT_SECONDS). */
+  workflowWaitMs: number;
+  /** How long a cleanup request waits for the cleanup (CLEANUP_WAIT_SECONDS). */
+  cleanupWaitMs: number;
   rateLimitPerMinute: number;
   /** The lifecycle of tenants' credentials. */
   credentials: { userTokenLifetimeMs: number; operatorKeyGraceMs: number };
@@ -245,6 +249,8 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     dataDir: String(values.DATA_DIR),
     logLevel: String(values.LOG_LEVEL),
     bodyLimitBytes: Number(values.BODY_LIMIT_BYTES),
+    workflowWaitMs: Number(values.WORKFLOW_WAIT_SECONDS) * 1000,
+    cleanupWaitMs: Number(values.CLEANUP_WAIT_SECONDS) * 1000,
     streams: {
       maxLifetimeMs: Number(values.STREAM_MAX_LIFETIME_SECONDS) * 1000,
       perConversation: Number(values.STREAMS_PER_CONVERSATION),

@@ -20,6 +20,7 @@ import { createWeaviateClient } from '#platform/weaviate.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createIngestionClient } from '#knowledge/ingestion-client.js';
 import { createJobStore } from '#knowledge/jobs.js';
+import { createCleanupLists } from '#knowledge/cleanup-lists.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createSourceStore } from '#knowledge/sources.js';
 import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
@@ -77,6 +78,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     embedder,
     sentences: sentences.ingestion,
     ingestion: createIngestionClient(temporal, config.temporal.taskQueue, jobs),
+    cleanupLists: createCleanupLists(redis, config.redis.prefix),
     conversations: {
       records: createConversationRecords(redis, config.redis.prefix),
       transcript,

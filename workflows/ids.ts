@@ -32,8 +32,8 @@ export function ingestWorkflowId(identity: ItemIdentity): string {
   return `ingest/${identity.tenantId}/${sourceKeyOf(identity)}`;
 }
 
-export function cleanupWorkflowId(tenantId: string, knowledgeBaseId: string, requestId: string): string {
-  return `cleanup/${tenantId}/${knowledgeBaseId}/${requestId}`;
+export function cleanupWorkflowId(tenantId: string, cleanupId: string): string {
+  return `cleanup/${tenantId}/${cleanupId}`;
 }
 
 /** One re-index per knowledge base at a time: starting it again while it runs finds the running one. */

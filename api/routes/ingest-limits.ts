@@ -29,14 +29,15 @@ export function checkItemSizes(items: IngestItem[]): void {
   });
 }
 
-/** Refuses (413, naming the limit) a keep list longer or larger than a cleanup's workflow can take. */
+/**
+ * Refuses (413, naming the limit) a keep list longer than one cleanup stages. The list is staged in
+ * Redis, not carried by Temporal (F16), so its bytes are bounded by the body limit alone.
+ */
 export function checkKeepList(keepExternalIds: string[]): void {
   if (keepExternalIds.length > ingestLimits.keepExternalIds)
     throw tooLarge(
       `keepExternalIds holds ${keepExternalIds.length} ids, more than ${ingestLimits.keepExternalIds}: clean up in smaller origins.`,
     );
-  if (jsonBytes(keepExternalIds) > ingestLimits.keepListBytes)
-    throw tooLarge(`keepExternalIds is larger than ${ingestLimits.keepListBytes} bytes as JSON: clean up in smaller origins.`);
 }
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));

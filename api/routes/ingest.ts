@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { CleanupFailedError, type CleanupClient, type CleanupState } from '#knowledge/cleanup-client.js';
 import type { IngestionClient, IngestItem } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { Tenancy } from '#tenancy/index.js';
@@ -13,6 +14,7 @@ import {
   bulkRequest,
   cleanupRequest,
   cleanupResponse,
+  cleanupRunningResponse,
   ingestItem,
   ingestLimits,
   jobResponse,
@@ -25,6 +27,7 @@ export interface IngestRouterDeps {
   rateLimit: Middleware<AuthenticatedState>;
   jobs: Pick<JobStore, 'get'>;
   ingestion: IngestionClient;
+  cleanups: CleanupClient;
   /** The largest body a route here reads (a bulk of items). */
   bodyLimitBytes: number;
 }
@@ -33,7 +36,7 @@ export interface IngestRouterDeps {
 const estimatedTime = (items: number) => `${Math.ceil(items / 10)}s`;
 
 /** The ingestion interface: items in, cleanup, and the status of each job. */
-export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion, bodyLimitBytes }: IngestRouterDeps) {
+export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion, cleanups, bodyLimitBytes }: IngestRouterDeps) {
   const router = new DocumentedRouter<AuthenticatedState>(
     {
       tags: ['Ingestion'],
@@ -108,9 +111,14 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion, bodyLi
     {
       summary: 'Delete the sources of an origin that no longer exist',
       description:
-        '`sourceOrigin` and `keepExternalIds` are required; `knowledgeBaseId` defaults to the tenant’s default. Every source of exactly that origin whose externalId is not kept is deleted (an empty list deletes them all); answers when they are gone.',
+        '`sourceOrigin` and `keepExternalIds` are required; `knowledgeBaseId` defaults to the tenant’s default. Every source of exactly that origin whose externalId is not kept is deleted (an empty list deletes them all); answers 200 when they are gone. ' +
+        'Extension: a cleanup not over within `CLEANUP_WAIT_SECONDS` (60 s by default) answers 202 with its `cleanupId` and `statusUrl` (also as Location) to poll; the same request sent while it runs attaches to it. A cleanup that ended without completing: 409 `cleanup_failed` (send it again).',
       body: cleanupRequest,
-      responses: { 200: { description: 'Deleted', schema: cleanupResponse } },
+      responses: {
+        200: { description: 'Deleted', schema: cleanupResponse },
+        202: { description: 'Still running: poll statusUrl', schema: cleanupRunningResponse },
+      },
+      errors: [409],
     },
     async (ctx) => {
       const { body } = ctx.request;
@@ -118,12 +126,36 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion, bodyLi
       checkKeepList(body.keepExternalIds);
       const tenantId = ctx.state.apiKey.tenantId;
       const [knowledgeBaseId] = await targetsOf(tenantId, [body.knowledgeBaseId]);
-      ctx.body = await ingestion.cleanup({
-        tenantId,
-        knowledgeBaseId: knowledgeBaseId!,
-        sourceOrigin: body.sourceOrigin,
-        keepExternalIds: body.keepExternalIds,
-      });
+      answerCleanup(
+        ctx,
+        await cleanupOrFailed(() =>
+          cleanups.run({
+            tenantId,
+            knowledgeBaseId: knowledgeBaseId!,
+            sourceOrigin: body.sourceOrigin,
+            keepExternalIds: body.keepExternalIds,
+          }),
+        ),
+      );
+    },
+  );
+
+  router.get(
+    '/ingest/cleanups/{cleanupId}',
+    {
+      summary: 'Follow a cleanup',
+      description:
+        'Extension: a cleanup that answered 202. Over: 200 with the body the cleanup request answers when it finishes in time; running: 202 with its `statusUrl`; another tenant’s or unknown: 404; ended without completing: 409 `cleanup_failed`.',
+      responses: {
+        200: { description: 'Deleted', schema: cleanupResponse },
+        202: { description: 'Still running', schema: cleanupRunningResponse },
+      },
+      errors: [409],
+    },
+    async (ctx) => {
+      const state = await cleanupOrFailed(() => cleanups.status(ctx.state.apiKey.tenantId, ctx.params.cleanupId!));
+      if (!state) throw notFound(`No cleanup ${ctx.params.cleanupId}.`);
+      answerCleanup(ctx, state);
     },
   );
 
@@ -142,6 +174,31 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion, bodyLi
   );
 
   return router;
+}
+
+/** Seconds a client waits before asking about a running cleanup again. */
+const cleanupPollSeconds = 5;
+
+/** A cleanup over: 200 with its outcome (the published body); running: 202 with where to follow it. */
+function answerCleanup(ctx: { status: number; body: unknown; set(name: string, value: string): void }, state: CleanupState) {
+  if (state.state === 'completed') {
+    ctx.body = state.outcome;
+    return;
+  }
+  const statusUrl = `/ingest/cleanups/${encodeURIComponent(state.cleanupId)}`;
+  ctx.status = 202;
+  ctx.set('Location', statusUrl);
+  ctx.set('Retry-After', String(cleanupPollSeconds));
+  ctx.body = { status: 'running', cleanupId: state.cleanupId, statusUrl };
+}
+
+async function cleanupOrFailed<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof CleanupFailedError) throw new AppError(409, 'cleanup_failed', error.message);
+    throw error;
+  }
 }
 
 /**

@@ -78,7 +78,7 @@ export const cleanupRequest = objectOf(
     keepExternalIds: {
       type: 'array',
       items: { type: 'string', minLength: 1, maxLength: 500 },
-      description: `External ids that still exist. Required: an empty list deletes every source of the origin. At most ${ingestLimits.keepExternalIds} ids and ${ingestLimits.keepListBytes} bytes as JSON (413 beyond).`,
+      description: `External ids that still exist. Required: an empty list deletes every source of the origin. At most ${ingestLimits.keepExternalIds} ids (413 beyond), within the body limit.`,
     },
   },
   ['knowledgeBaseId'],
@@ -96,6 +96,16 @@ export const bulkQueuedResponse = objectOf({
 export const cleanupResponse = objectOf({
   deleted: { type: 'integer' },
   orphanedExternalIds: { type: 'array', items: { type: 'string' } },
+});
+
+/** A cleanup still running when the request's wait ended (an extension of the interface, F15). */
+export const cleanupRunningResponse = objectOf({
+  status: { const: 'running' },
+  cleanupId: { type: 'string', description: 'The same request sent again names the same cleanup while it runs.' },
+  statusUrl: {
+    type: 'string',
+    description: 'GET it (scope iq:import): 200 with the cleanup body once it is over, 202 with this body while it runs.',
+  },
 });
 
 export const jobResponse = objectOf(

@@ -48,3 +48,50 @@ test('a cleanup counts each source of its batch once, whatever replies arrive tw
     t.deepEqual(await handle.result(), { deleted: 2, orphanedExternalIds: ['a', 'b'] });
   });
 });
+
+// F16: a cleanup started with its id pages its orphans (the keep list in Redis) and continues as new
+// after each page carrying a cursor and a count; what it deleted goes to its list, not its history.
+test('a cleanup by id takes its orphans a page per run and records what each page deleted', async (t) => {
+  const taskQueue = `cleanup-${randomUUID()}`;
+  const workflowId = `cleanup-${randomUUID()}`;
+  const pages: Record<string, { orphans: OrphanedSource[]; cursor?: string }> = {
+    '0': { orphans: [orphan('a'), orphan('b')], cursor: '17' },
+    '17': { orphans: [orphan('c')], cursor: '4' },
+    '4': { orphans: [] },
+  };
+  const cursors: string[] = [];
+  const recorded: Array<{ run: string; externalIds: string[] }> = [];
+  const activities: Pick<Activities, 'findOrphanPage' | 'requestSourceDeletions' | 'recordDeletedSources'> = {
+    async findOrphanPage(input) {
+      cursors.push(input.cursor);
+      return pages[input.cursor]!;
+    },
+    async requestSourceDeletions(input) {
+      const handle = temporal.client().workflow.getHandle(input.replyTo);
+      for (const source of input.sources)
+        await handle.signal(sourceDeletedSignal, {
+          sourceKey: source.sourceKey,
+          externalId: source.externalId,
+          deleted: source.externalId !== 'b',
+        });
+    },
+    async recordDeletedSources(input) {
+      recorded.push({ run: input.run, externalIds: input.externalIds });
+    },
+  };
+  const worker = await temporal.worker(taskQueue, activities);
+  await worker.runUntil(async () => {
+    const handle = await temporal.client().workflow.start<typeof cleanupWorkflow>('cleanupWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ tenantId: randomUUID(), knowledgeBaseId: randomUUID(), sourceOrigin: 'shop', cleanupId: 'c1' }],
+    });
+    const firstRun = handle.firstExecutionRunId;
+    t.deepEqual(await handle.result(), { deleted: 2, deletedList: firstRun });
+    t.deepEqual(cursors, ['0', '17', '4']);
+    t.deepEqual(recorded, [
+      { run: firstRun, externalIds: ['a'] },
+      { run: firstRun, externalIds: ['c'] },
+    ]);
+  });
+});

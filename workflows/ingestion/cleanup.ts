@@ -1,9 +1,9 @@
 import { condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { sourceDeletedSignal } from './messages.js';
-import type { CleanupInput, CleanupResult, SourceDeletion } from './types.js';
+import type { CleanupInput, CleanupResult, OrphanedSource, SourceDeletion } from './types.js';
 
-const { findOrphanedSources, requestSourceDeletions } = proxyActivities<Activities>({
+const { findOrphanedSources, findOrphanPage, recordDeletedSources, requestSourceDeletions } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
@@ -17,6 +17,10 @@ const batchSize = 500;
  * same item: running a cleanup twice, or during an import of that origin, leaves no half-deleted item.
  */
 export async function cleanupWorkflow(input: CleanupInput): Promise<CleanupResult> {
+  // Since F16 the keep list and what was deleted live in Redis, so input and history stay small.
+  // Cleanups started before (with the keep list itself) run as they were recorded.
+  if (input.cleanupId !== undefined && patched('cleanup-pages-from-redis'))
+    return cleanupByPages({ ...input, cleanupId: input.cleanupId });
   const deletedSoFar = input.deletedSoFar ?? [];
   const orphans = await findOrphanedSources(input);
   const batch = orphans.slice(0, batchSize);
@@ -40,4 +44,34 @@ export async function cleanupWorkflow(input: CleanupInput): Promise<CleanupResul
   const deleted = [...deletedSoFar, ...[...replies.values()].filter((reply) => reply.deleted).map((reply) => reply.externalId)];
   if (orphans.length > batch.length) return continueAsNew<typeof cleanupWorkflow>({ ...input, deletedSoFar: deleted });
   return { deleted: deleted.length, orphanedExternalIds: deleted };
+}
+
+/**
+ * One page of orphans (about `batchSize`, found by the activity after the cursor) per run: each
+ * orphan's item workflow is asked to delete it, the replies awaited, the deleted ids appended to the
+ * run's list in Redis; then the next run goes on from the page's cursor, carrying only a count.
+ */
+async function cleanupByPages(input: CleanupInput & { cleanupId: string }): Promise<CleanupResult> {
+  const { tenantId, cleanupId } = input;
+  const resume = input.resume ?? { cursor: '0', deleted: 0, run: workflowInfo().firstExecutionRunId };
+  const page = await findOrphanPage({ ...input, cursor: resume.cursor, limit: batchSize });
+  const replies = await deleteAndAwaitReplies(input, page.orphans);
+  const deletedIds = replies.filter((reply) => reply.deleted).map((reply) => reply.externalId);
+  if (deletedIds.length > 0) await recordDeletedSources({ tenantId, cleanupId, run: resume.run, externalIds: deletedIds });
+  const deleted = resume.deleted + deletedIds.length;
+  if (page.cursor === undefined) return { deleted, deletedList: resume.run };
+  return continueAsNew<typeof cleanupWorkflow>({ ...input, resume: { cursor: page.cursor, deleted, run: resume.run } });
+}
+
+/** Asks each source's item workflow to delete it and waits for one reply per source (10 minutes at most). */
+async function deleteAndAwaitReplies(input: CleanupInput, sources: OrphanedSource[]): Promise<SourceDeletion[]> {
+  if (sources.length === 0) return [];
+  const expected = new Set(sources.map((source) => source.sourceKey));
+  const replies = new Map<string, SourceDeletion>();
+  setHandler(sourceDeletedSignal, (reply) => {
+    if (expected.has(reply.sourceKey)) replies.set(reply.sourceKey, reply);
+  });
+  await requestSourceDeletions({ ...input, sources, replyTo: workflowInfo().workflowId });
+  await condition(() => replies.size >= expected.size, '10 minutes');
+  return [...replies.values()];
 }

@@ -71,18 +71,36 @@ export interface OrphanedSource {
   sourceType: string;
 }
 
+/**
+ * A cleanup. Started since F16 with `cleanupId` (its keep list staged in Redis under it, and what it
+ * deleted listed there); before, with the keep list itself and what earlier runs deleted.
+ */
 export interface CleanupInput {
   tenantId: string;
   knowledgeBaseId: string;
   sourceOrigin: string;
-  keepExternalIds: string[];
-  /** What earlier runs of a long cleanup (continued as new) already deleted. */
+  /** Cleanups started before F16: the keep list itself. */
+  keepExternalIds?: string[];
+  /** Cleanups started before F16: what earlier runs (continued as new) already deleted. */
   deletedSoFar?: string[];
+  /** The cleanup's id (`knowledge/cleanup-lists.ts`): where its keep list is staged. */
+  cleanupId?: string;
+  /** Where the next run goes on: the listing's cursor, what was deleted so far and the list it is in. */
+  resume?: { cursor: string; deleted: number; run: string };
 }
 
 export interface CleanupResult {
   deleted: number;
-  orphanedExternalIds: string[];
+  /** Cleanups started before F16 carry the ids; later ones name the list they are in (`deletedList`). */
+  orphanedExternalIds?: string[];
+  /** The run whose list of deleted external ids (in Redis, under the cleanup's id) holds them. */
+  deletedList?: string;
+}
+
+/** One page of a cleanup's orphans, and where the next page begins (none after the last). */
+export interface OrphanPage {
+  orphans: OrphanedSource[];
+  cursor?: string;
 }
 
 /** A source a re-index asks to be embedded again. */
