@@ -131,7 +131,7 @@ process.exitCode = failures.length === 0 ? 0 : 1;
 async function awaitCleanup(accepted: any, headers: Record<string, string>): Promise<any> {
   let finished: any;
   await waitFor(async () => {
-    const status = await patientJson(new URL(accepted.statusUrl, stack.apiUrl).href, 'GET', headers, undefined);
+    const status = await patientJson(new URL(accepted.statusUrl, stack.apiUrl).href, 'GET', headers, undefined, [200, 202]);
     finished = status.orphanedExternalIds ? status : undefined;
     return finished !== undefined;
   }, 2_000);
