@@ -215,7 +215,8 @@ export function hostileRequests(document: OpenApiDocument, known: KnownValues, r
       const keys = Object.keys(value);
       if (keys.length > 0) {
         const key = pick(random, keys);
-        const copy: any = Array.isArray(value) ? [...value] : { ...value };
+        // Not spread: an array whose __proto__ an earlier round replaced has no iterator left.
+        const copy: any = Array.isArray(value) ? Array.prototype.slice.call(value) : { ...value };
         copy[key] = replaceSomewhere(copy[key]);
         if (chance(random, 10)) copy[pick(random, ['__proto__', 'constructor', 'extra', ''])] = pick(random, hostileScalars);
         return copy;
