@@ -1,3 +1,4 @@
+import type { ExecutionContext } from 'ava';
 import { createSourceStore } from '#knowledge/sources.js';
 import { parseSourceKey } from '#workflows/ids.js';
 import { createUser, type TestApi } from './api.js';
@@ -37,4 +38,18 @@ export async function sourcesOfOrigin(
 ): Promise<string[]> {
   const keys = await createSourceStore(api.redis, api.config.redis.prefix).listByOrigin(tenantId, knowledgeBaseId, origin);
   return keys.map((key) => parseSourceKey(key).externalId);
+}
+
+/** Asserts that a connector's last run failed at the page cap, deleting nothing, with the reason the tenant reads. */
+export function assertStoppedAtPageCap(
+  t: ExecutionContext,
+  connector: { sync: { last: Record<string, unknown> } },
+  maxPages: number,
+) {
+  t.like(connector.sync.last, { outcome: 'failed', mode: 'full', deleted: 0 });
+  t.is(
+    connector.sync.last.error,
+    `The source listed more than ${maxPages} pages, the most one sync reads; the sync stopped and nothing was deleted. ` +
+      'Check the source, or use larger pages.',
+  );
 }

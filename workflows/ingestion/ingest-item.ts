@@ -35,11 +35,12 @@ const { recordIngestFailure } = proxyActivities<Activities>({ startToCloseTimeou
 /**
  * The one workflow of an item (per tenant and `integrationId-externalId`): every change of the item
  * arrives as a signal (signal-with-start), and changes are applied one at a time, the latest winning
- * (a metadata-only version applies on top of the one before it), so two submissions never race. A re-index's request to embed the item again takes its turn too, but
- * never wins over an ingestion or deletion waiting beside it: those are applied first, and the
- * re-embed after them, unless they wrote the item in the current space or deleted it. It ends when
- * nothing is left to do; the next signal starts it anew. A run that has taken in 500 signals, or
- * whose history Temporal finds long, continues as new with what is pending.
+ * (a metadata-only version applies on top of the one before it), so two submissions never race. A
+ * re-index's request to embed the item again takes its turn too, but never wins over an ingestion or
+ * deletion waiting beside it: those are applied first, and the re-embed after them, unless they
+ * wrote the item in the current space or deleted it. It ends when nothing is left to do; the next
+ * signal starts it anew. A run that has taken in 500 signals, or whose history Temporal finds long,
+ * continues as new with what is pending.
  */
 export async function ingestItemWorkflow(identity: ItemIdentity, carried: ItemOperation[] = []): Promise<void> {
   const pending: ItemOperation[] = [...carried];
