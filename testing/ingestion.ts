@@ -61,6 +61,20 @@ export async function waitForJobs(
   return poll(finishedSoFar, (finished) => finished.size >= new Set(jobIds).size, { timeoutMs, intervalMs: 150 });
 }
 
+/**
+ * Waits until every job is `searchable`; throws naming those that are not (failed, or still not final
+ * after `timeoutMs`), so a wait that ran out is never read as a partial success.
+ */
+export async function untilSearchable(api: TestApi, headers: Record<string, string>, jobIds: string[], timeoutMs = 60_000) {
+  const jobs = await waitForJobs(api, headers, jobIds, timeoutMs);
+  const wrong = [...new Set(jobIds)].filter((jobId) => jobs.get(jobId)?.status !== 'searchable');
+  if (wrong.length > 0) {
+    const which = wrong.slice(0, 5).map((jobId) => `${jobId} (${jobs.get(jobId)?.status ?? 'not final'})`);
+    throw new Error(`${wrong.length} of ${jobIds.length} jobs not searchable within ${timeoutMs / 1000} s: ${which.join(', ')}`);
+  }
+  return jobs;
+}
+
 /** POSTs one item to /ingest; anything but 200 throws, with the API's answer. */
 export async function ingest(api: TestApi, headers: Record<string, string>, body: unknown) {
   const response = await api.request('POST', '/ingest', { body, headers });

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { chatClient, chattingTenant, readEventStream } from '#testing/chat.js';
 import { shopItems } from '#testing/shop-content.js';
-import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { startIngestionStack, untilSearchable, type IngestionStack } from '#testing/ingestion.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { conversationResponse, historyResponse, widgetConfigResponse } from '../schemas/chat.js';
 
@@ -17,8 +17,7 @@ const content = [shopItems.returns, shopItems.shipping, shopItems.tent];
 async function tenantWithContent(operatorFields: Record<string, unknown> = {}) {
   const tenant = await chattingTenant(stack.api, operatorFields);
   const response = await stack.api.request('POST', '/ingest/bulk', { body: { items: content }, headers: tenant.headers });
-  const jobs = await waitForJobs(stack.api, tenant.headers, response.body.jobIds);
-  if ([...jobs.values()].some((job) => job.status !== 'searchable')) throw new Error('content did not become searchable');
+  await untilSearchable(stack.api, tenant.headers, response.body.jobIds);
   return tenant;
 }
 

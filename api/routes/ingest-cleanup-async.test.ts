@@ -1,5 +1,5 @@
 import test from 'ava';
-import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { importingTenant, item, startIngestionStack, untilSearchable, type IngestionStack } from '#testing/ingestion.js';
 import { eventually } from '#testing/eventually.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { cleanupResponse, cleanupRunningResponse } from '../schemas/ingest.js';
@@ -30,8 +30,7 @@ async function seed(tenant: Tenant, origin: string, ids: string[]) {
     if (response.status !== 200) throw new Error(`bulk answered ${response.status}`);
     jobIds.push(...response.body.jobIds);
   }
-  const jobs = await waitForJobs(stack.api, tenant.headers, jobIds, 60 * 60_000);
-  if ([...jobs.values()].some((job) => job.status !== 'searchable')) throw new Error('seeding failed');
+  await untilSearchable(stack.api, tenant.headers, jobIds, 60 * 60_000);
 }
 
 const cleanup = (tenant: Tenant, body: unknown) =>

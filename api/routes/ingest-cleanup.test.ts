@@ -1,5 +1,12 @@
 import test from 'ava';
-import { importingTenant, item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import {
+  importingTenant,
+  item,
+  startIngestionStack,
+  untilSearchable,
+  waitForJobs,
+  type IngestionStack,
+} from '#testing/ingestion.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { cleanupResponse } from '../schemas/ingest.js';
 
@@ -17,8 +24,7 @@ async function seed(tenant: Tenant, origin: string, ids: string[], extra: Record
     item(id, { title: `Page ${id}`, content: `Content of page ${id} from ${origin}.` }, { sourceOrigin: origin, ...extra }),
   );
   const response = await stack.api.request('POST', '/ingest/bulk', { body: { items }, headers: tenant.headers });
-  const jobs = await waitForJobs(stack.api, tenant.headers, response.body.jobIds);
-  if ([...jobs.values()].some((job) => job.status !== 'searchable')) throw new Error('seeding failed');
+  await untilSearchable(stack.api, tenant.headers, response.body.jobIds);
 }
 
 async function cleanup(tenant: Tenant, body: Record<string, unknown>) {
