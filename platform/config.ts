@@ -57,6 +57,10 @@ export interface Config {
   adminPerMinute: number;
   refusedTokensPerMinute: number;
   streams: StreamsConfig;
+  /** How long a stopping process lets work under way finish (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceMs: number;
+  /** The worker's health listener (HEALTH_PORT); none when unset. */
+  healthPort?: number;
 }
 
 /** What bounds the API's event streams. */
@@ -268,6 +272,8 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     userPerMinute: Number(values.USER_PER_MINUTE),
     adminPerMinute: Number(values.ADMIN_PER_MINUTE),
     refusedTokensPerMinute: Number(values.REFUSED_TOKENS_PER_MINUTE),
+    shutdownGraceMs: Number(values.SHUTDOWN_GRACE_SECONDS) * 1000,
+    ...(values.HEALTH_PORT === undefined ? {} : { healthPort: Number(values.HEALTH_PORT) }),
   };
 }
 

@@ -10,7 +10,7 @@ interface GoTool {
   binary: string;
 }
 
-export type GoToolName = 'temporal-cli' | 'weaviate' | 'temporal-server' | 'temporal-sql-tool';
+export type GoToolName = 'temporal-cli' | 'weaviate' | 'temporal-server' | 'temporal-sql-tool' | 'helm';
 
 const versions = JSON.parse(readFileSync(new URL('../versions.json', import.meta.url), 'utf8')) as {
   goTools: Record<GoToolName, GoTool>;
