@@ -91,7 +91,13 @@ export const variables = {
   WEAVIATE_GRPC_PORT: {
     schema: port,
     default: 50051,
-    description: 'Weaviate gRPC port, on the host of WEAVIATE_URL',
+    description: 'Weaviate gRPC port, on the host of WEAVIATE_URL (or WEAVIATE_GRPC_HOST)',
+    usedBy: ['api', 'worker'],
+  },
+  WEAVIATE_GRPC_HOST: {
+    schema: { type: 'string', pattern: '^[A-Za-z0-9.-]+$' },
+    description:
+      "host of Weaviate's gRPC port, when it is not the host of WEAVIATE_URL (Weaviate's Helm chart serves gRPC from a Service of its own, weaviate-grpc)",
     usedBy: ['api', 'worker'],
   },
   WEAVIATE_API_KEY: {
