@@ -54,15 +54,14 @@ test('on SIGTERM the worker lets its running activity finish, then exits 0', asy
   });
   t.teardown(() => worker.stop());
   const probe = async (path: string) => (await fetch(`http://127.0.0.1:${healthPort}${path}`)).status;
-  await worker.waitFor(/"msg":"worker started"/);
-  t.is(
-    await poll(
+  const readyAnswers = (status: number) =>
+    poll(
       () => probe('/ready'),
-      (status) => status === 200,
-      { timeoutMs: 30_000, intervalMs: 100 },
-    ),
-    200,
-  );
+      (answered) => answered === status,
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
+  await worker.waitFor(/"msg":"worker started"/);
+  t.is(await readyAnswers(200), 200);
 
   await poll(
     async () => gate.held,
@@ -82,14 +81,7 @@ test('on SIGTERM the worker lets its running activity finish, then exits 0', asy
   t.is(inFlight.length, 1, 'one activity waits on the site');
 
   worker.child.kill('SIGTERM');
-  t.is(
-    await poll(
-      () => probe('/ready'),
-      (status) => status === 503,
-      { timeoutMs: 30_000, intervalMs: 50 },
-    ),
-    503,
-  );
+  t.is(await readyAnswers(503), 503, 'not ready once it drains');
   t.is(await probe('/live'), 200, 'alive while it drains');
 
   gate.release();
