@@ -50,6 +50,9 @@ const retryAfterSeconds = Math.ceil(retryMs / 1000);
  */
 export function createEventStreams(settings: EventStreamSettings) {
   const open = new Set<EventStream>();
+  /** How each open stream is told to reconnect elsewhere: at once once started, else as it starts. */
+  const goAway = new Map<EventStream, () => void>();
+  let draining = false;
   const counts = new Map<string, number>();
   const keepAliveMs = settings.keepAliveMs ?? 15_000;
 
@@ -77,12 +80,14 @@ export function createEventStreams(settings: EventStreamSettings) {
       const callbacks: Array<() => void> = [];
       const timers: Array<ReturnType<typeof setInterval>> = [];
       let ended = false;
+      let started = false;
       let slowSince: number | undefined;
 
       const finish = () => {
         if (ended) return;
         ended = true;
         open.delete(stream);
+        goAway.delete(stream);
         release(caps);
         timers.forEach(clearInterval);
         ctx.res.off('close', finish);
@@ -107,7 +112,10 @@ export function createEventStreams(settings: EventStreamSettings) {
           write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
         },
         start() {
-          if (ended) return;
+          if (ended || started) return;
+          started = true;
+          // Draining: what the route sends as it starts (`accepted`) goes first, then the hint.
+          if (draining) setImmediate(reconnectElsewhere);
           ctx.req.socket.setTimeout(0);
           ctx.req.socket.setNoDelay(true);
           ctx.status = 200;
@@ -133,6 +141,12 @@ export function createEventStreams(settings: EventStreamSettings) {
       }
       take(caps);
       open.add(stream);
+      const reconnectElsewhere = () => {
+        write(`retry: ${retryMs}\n\n`);
+        stream.send('reconnect', { reason: 'shutting_down', retryMs });
+        finish();
+      };
+      goAway.set(stream, () => started && reconnectElsewhere());
       // `res` closes when the client leaves at any point, and also once any other answer (an error) is
       // sent. Not `req`'s close: that comes once its body has been read.
       ctx.res.on('close', finish);
@@ -156,6 +170,19 @@ export function createEventStreams(settings: EventStreamSettings) {
         );
       }
       return stream;
+    },
+
+    /**
+     * For a process that stops: every open stream, and every one opened from now on, ends with a
+     * reconnect hint (the `retry` field and a final `reconnect` event), so its client comes back to
+     * another process and resumes with `Last-Event-ID`. A stream whose route has not started it yet
+     * ends just after it starts. Answers how many streams were open.
+     */
+    reconnectAll(): number {
+      draining = true;
+      const count = open.size;
+      for (const tell of [...goAway.values()]) tell();
+      return count;
     },
 
     /** Streams open now. */

@@ -7,6 +7,7 @@ import { createLogger } from '#platform/logger.js';
 import { loadConfigOrExit, onShutdown } from '#platform/process-entry.js';
 import { serviceVersion } from '#platform/version.js';
 import { answerClientErrors } from './client-errors.js';
+import { drainHttpServer } from './shutdown.js';
 import { wireApi } from './wiring.js';
 
 const config = loadConfigOrExit('api');
@@ -21,9 +22,6 @@ const server = answerClientErrors(
 );
 
 onShutdown(logger, async () => {
-  await new Promise((resolve) => {
-    server.close(resolve);
-    server.closeIdleConnections();
-  });
+  await drainHttpServer({ server, reconnectStreams: api.reconnectStreams, graceMs: config.shutdownGraceMs, logger });
   await api.close();
 });

@@ -43,6 +43,8 @@ export interface WiredApi {
   app: Koa<ApiState>;
   /** What is open now: event streams, and followings of conversations (each a Pub/Sub subscription). */
   live: { streams(): number; followings(): number };
+  /** For shutdown: ends every event stream with a reconnect hint, now and from now on (api/shutdown.ts). */
+  reconnectStreams(): number;
   /** Closes every client the API opened. */
   close(): Promise<void>;
 }
@@ -171,6 +173,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   return {
     app,
     live: { streams: () => streams.size, followings: () => follower.size },
+    reconnectStreams: () => streams.reconnectAll(),
     async close() {
       await Promise.allSettled([closeRedisClient(redis), closeRedisClient(subscriber), weaviate.close(), temporal.close()]);
     },

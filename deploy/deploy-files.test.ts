@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { parse } from 'yaml';
 import { variables, type VariableSpec } from '#platform/config-variables.js';
+import { apiStopDeadlineMs } from '#api/shutdown.js';
+import { workerStopDeadlineMs } from '#worker/shutdown.js';
 import { temporalDynamicConfig } from './local/services/temporal-tuning.js';
 
 type AppService = 'api' | 'worker' | 'cdn';
@@ -30,6 +32,7 @@ interface Service {
   deploy?: { replicas?: number };
   healthcheck?: object;
   volumes?: string[];
+  stop_grace_period?: string;
 }
 
 interface Versions {
@@ -205,6 +208,15 @@ test("the API reads the client address from the one proxy in front of it, which 
 test('api and worker run at least two replicas', (t) => {
   for (const name of ['api', 'worker']) {
     t.true((service(name).deploy?.replicas ?? 1) >= 2, `${name} should set deploy.replicas to 2 or more`);
+  }
+});
+
+test('the engine waits for api and worker to finish their shutdown before it kills them', (t) => {
+  const graceMs = Number(specs.SHUTDOWN_GRACE_SECONDS!.default) * 1000;
+  const deadlines: Record<string, number> = { api: apiStopDeadlineMs(graceMs), worker: workerStopDeadlineMs(graceMs) };
+  for (const [name, deadlineMs] of Object.entries(deadlines)) {
+    const period = /^(\d+)s$/.exec(service(name).stop_grace_period ?? '10s');
+    t.true(Number(period?.[1]) * 1000 > deadlineMs, `${name}: stop_grace_period must exceed its ${deadlineMs / 1000} s shutdown`);
   }
 });
 

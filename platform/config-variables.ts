@@ -29,8 +29,8 @@ export const variables = {
   HOST: {
     schema: { type: 'string', minLength: 1 },
     default: '127.0.0.1',
-    description: 'interface the REST API and the widget files listen on',
-    usedBy: ['api', 'cdn'],
+    description: "interface the REST API, the widget files and the worker's health listener listen on",
+    usedBy: ['api', 'worker', 'cdn'],
   },
   PORT: {
     schema: port,
@@ -91,7 +91,13 @@ export const variables = {
   WEAVIATE_GRPC_PORT: {
     schema: port,
     default: 50051,
-    description: 'Weaviate gRPC port, on the host of WEAVIATE_URL',
+    description: 'Weaviate gRPC port, on the host of WEAVIATE_URL (or WEAVIATE_GRPC_HOST)',
+    usedBy: ['api', 'worker'],
+  },
+  WEAVIATE_GRPC_HOST: {
+    schema: { type: 'string', pattern: '^[A-Za-z0-9.-]+$' },
+    description:
+      "host of Weaviate's gRPC port, when it is not the host of WEAVIATE_URL (Weaviate's Helm chart serves gRPC from a Service of its own, weaviate-grpc)",
     usedBy: ['api', 'worker'],
   },
   WEAVIATE_API_KEY: {
@@ -344,6 +350,19 @@ export const variables = {
     default: 8 * 1024 * 1024,
     description:
       "largest answer the worker reads from a tenant's source (one page of a shop or site); a larger one fails that request. The messaging platform's answers have a cap of their own, 1 MiB",
+    usedBy: ['worker'],
+  },
+  SHUTDOWN_GRACE_SECONDS: {
+    schema: { type: 'number', minimum: 0, maximum: 3600 },
+    default: 30,
+    description:
+      "how long a process stopping (SIGTERM) lets work under way finish: the API its open requests (event streams are told to reconnect at once), the worker its running activities (then they are cancelled, and the worker gives up 10 s later; 0 cancels them at once); the orchestrator's kill deadline must be longer (docs/scaling.md)",
+    usedBy: ['api', 'worker'],
+  },
+  HEALTH_PORT: {
+    schema: port,
+    description:
+      "port of the worker's health listener (/live, /ready: 200 while it polls Temporal, 503 while it starts or drains), for an orchestrator's probes; unset: no listener. The API answers the same paths on PORT",
     usedBy: ['worker'],
   },
   ADMIN_TOKEN: {

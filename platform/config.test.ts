@@ -34,6 +34,26 @@ test('the contract defaults apply when nothing is set', (t) => {
   t.is(config.secretsKey?.length, 32);
 });
 
+test('a stopping process has 30 s of grace by default; the health listener and a gRPC host of its own only when set', (t) => {
+  const defaults = loadConfig({}, { role: 'worker', localSecrets });
+  t.is(defaults.shutdownGraceMs, 30_000);
+  t.is(defaults.healthPort, undefined);
+  t.is(defaults.weaviate.grpcHost, undefined);
+
+  const set = loadConfig(
+    { SHUTDOWN_GRACE_SECONDS: '0', HEALTH_PORT: '3002', WEAVIATE_GRPC_HOST: 'weaviate-grpc' },
+    { role: 'worker', localSecrets },
+  );
+  t.is(set.shutdownGraceMs, 0);
+  t.is(set.healthPort, 3002);
+  t.is(set.weaviate.grpcHost, 'weaviate-grpc');
+  t.truthy(
+    problemsOf(() => loadConfig({ SHUTDOWN_GRACE_SECONDS: '-1' }, { role: 'api', localSecrets })).find((p) =>
+      p.startsWith('SHUTDOWN_GRACE_SECONDS'),
+    ),
+  );
+});
+
 test('numbers are read from strings and empty variables count as unset', (t) => {
   const config = loadConfig({ PORT: '8088', CDN_PORT: '', RATE_LIMIT_PER_MINUTE: '5' }, { role: 'api', localSecrets });
   t.is(config.port, 8088);

@@ -14,7 +14,7 @@ export interface Config {
   /** Template of a help-centre article's address, with {knowledgeBaseId} and {slug}. */
   helpCenterArticleUrl: string;
   temporal: { address: string; namespace: string; taskQueue: string };
-  weaviate: { url: string; grpcPort: number; apiKey?: string };
+  weaviate: { url: string; grpcPort: number; grpcHost?: string; apiKey?: string };
   redis: { url: string; prefix: string };
   graphApiBaseUrl: string;
   /** Where the built-in connectors send what they ingest: this service's own public API. */
@@ -57,6 +57,10 @@ export interface Config {
   adminPerMinute: number;
   refusedTokensPerMinute: number;
   streams: StreamsConfig;
+  /** How long a stopping process lets work under way finish (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceMs: number;
+  /** The worker's health listener (HEALTH_PORT); none when unset. */
+  healthPort?: number;
 }
 
 /** What bounds the API's event streams. */
@@ -197,6 +201,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     weaviate: {
       url: String(values.WEAVIATE_URL),
       grpcPort: Number(values.WEAVIATE_GRPC_PORT),
+      ...(values.WEAVIATE_GRPC_HOST ? { grpcHost: String(values.WEAVIATE_GRPC_HOST) } : {}),
       ...(values.WEAVIATE_API_KEY ? { apiKey: String(values.WEAVIATE_API_KEY) } : {}),
     },
     redis: { url: String(values.REDIS_URL), prefix: String(values.REDIS_PREFIX) },
@@ -268,6 +273,8 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     userPerMinute: Number(values.USER_PER_MINUTE),
     adminPerMinute: Number(values.ADMIN_PER_MINUTE),
     refusedTokensPerMinute: Number(values.REFUSED_TOKENS_PER_MINUTE),
+    shutdownGraceMs: Number(values.SHUTDOWN_GRACE_SECONDS) * 1000,
+    ...(values.HEALTH_PORT === undefined ? {} : { healthPort: Number(values.HEALTH_PORT) }),
   };
 }
 

@@ -22,6 +22,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       // client address would count them all together. The tests of those budgets set their own.
       REFUSED_TOKENS_PER_MINUTE: '100000',
       ADMIN_PER_MINUTE: '100000',
+      // A test that stops its in-process worker means it gone at once: its activities are cancelled, not awaited.
+      SHUTDOWN_GRACE_SECONDS: '0',
       ...overrides,
     },
     { role: 'api' },

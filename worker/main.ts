@@ -7,24 +7,39 @@ import { createLogger, type Logger } from '#platform/logger.js';
 import { loadConfigOrExit } from '#platform/process-entry.js';
 import { connectWorker } from '#platform/temporal.js';
 import { ensureSearchAttributes } from './search-attributes.js';
-import { wireWorker } from './wiring.js';
+import { startHealthListener } from './health-listener.js';
+import { watchEarlyShutdown } from './shutdown.js';
+import { wireWorker, type WiredWorker } from './wiring.js';
 
 const config = loadConfigOrExit('worker');
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
-// The SDK's shutdown signals (SIGINT, SIGTERM) drain the workers, so that `run()` returns.
+// The SDK's shutdown signals (SIGINT, SIGTERM) drain the workers (worker/shutdown.ts), so that `run()` returns.
 Runtime.install({ logger: sdkLogger(logger) });
+const early = watchEarlyShutdown();
+
+let worker: WiredWorker | undefined;
+// Up from the start, so that a slow start (the model, the bundle) reads as alive but not ready.
+const health =
+  config.healthPort === undefined
+    ? undefined
+    : await startHealthListener({ host: config.host, port: config.healthPort, ready: () => worker?.ready() ?? false });
 
 const connection = await connectWorker(config.temporal, logger);
 const registered = await ensureSearchAttributes(connection, config.temporal.namespace);
 if (registered.length > 0) logger.info({ registered }, 'registered search attributes');
 
-const worker = await wireWorker(config, logger, connection);
-logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
+worker = await wireWorker(config, logger, connection);
+early.stop();
+logger.info(
+  { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, healthPort: health?.port },
+  'worker started',
+);
 try {
-  await worker.run();
+  if (!early.requested) await worker.run();
 } finally {
   await worker.close();
   await connection.close();
+  await health?.close();
   logger.info('worker stopped');
 }
 

@@ -26,11 +26,14 @@ import { createSourceStore } from '#knowledge/sources.js';
 import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
 import { connectorTaskQueue } from '#workflows/connectors/task-queues.js';
 import { bundleWorkflows } from './bundle.js';
+import { workerShutdownOptions } from './shutdown.js';
 
 export interface WiredWorker {
   /** Polls every task queue until shutdown (SIGINT/SIGTERM, or `shutdown()`). */
   run(): Promise<void>;
   shutdown(): void;
+  /** True while every Temporal worker of the process polls (not before `run()`, not once shutting down). */
+  ready(): boolean;
   /** Closes the clients once `run()` has returned. */
   close(): Promise<void>;
 }
@@ -132,9 +135,8 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
         namespace: config.temporal.namespace,
         ...(workflows ? { workflowBundle } : {}),
         activities,
-        // Shutdown cancels running activities at once; one that ignores its cancellation may hold
-        // the process for at most this long (its attempt then times out and is retried elsewhere).
-        shutdownForceTime: '30s',
+        // Shutdown stops polling, lets running activities finish within the grace, then cancels them.
+        ...workerShutdownOptions(config.shutdownGraceMs),
         ...queue,
       }),
     ),
@@ -148,6 +150,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
     shutdown() {
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
     },
+    ready: () => workers.every((worker) => worker.getState() === 'RUNNING'),
     async close() {
       await Promise.allSettled([closeRedisClient(redis), weaviate.close(), outbound.close()]);
     },

@@ -95,6 +95,7 @@ export const inboxEventStream = {
   description: [
     'A `text/event-stream`.',
     '`inbox` {conversations}: the list as `GET /agent/conversations?status=all&limit=200` answers it; sent at once, then whenever it changes (checked every 2 s).',
+    '`reconnect` {reason, retryMs}: the last event when the server process stops (`shutting_down`); reconnect (with `Last-Event-ID`) and another process answers.',
     'Comment lines (`: keep-alive`) arrive every 15 s.',
   ].join('\n'),
 } as const;
@@ -106,6 +107,7 @@ export const conversationEventStream = {
     '`conversation` {…the conversation with its messages}: sent first, as `GET /agent/conversations/{conversationId}` answers.',
     '`message` {message}: a message was added (customer, AI, agent or system); it may repeat one of the first event: match by `id`.',
     '`status` {status, agentName}: the conversation changed status.',
+    '`reconnect` {reason, retryMs}: the last event when the server process stops (`shutting_down`); reconnect (with `Last-Event-ID`) and another process answers.',
     'Comment lines (`: keep-alive`) arrive every 15 s.',
   ].join('\n'),
 } as const;

@@ -108,6 +108,7 @@ export const eventStreamSchema = {
     '`message` {message}: a message was added to the conversation (visitor, AI, agent or system).',
     '`status` {status, agentName}: the conversation changed status.',
     '`error` {error: {code, message}}: the stream ends early; `reply_delayed` means the answer will still arrive in the conversation.',
+    '`reconnect` {reason, retryMs}: the last event when the server process stops (`shutting_down`); reconnect (with `Last-Event-ID`) and another process answers.',
     'Comment lines (`: keep-alive`) arrive every 15 s.',
   ].join('\n'),
 } as const;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { log } from './output.js';
@@ -10,7 +11,7 @@ interface GoTool {
   binary: string;
 }
 
-export type GoToolName = 'temporal-cli' | 'weaviate' | 'temporal-server' | 'temporal-sql-tool';
+export type GoToolName = 'temporal-cli' | 'weaviate' | 'temporal-server' | 'temporal-sql-tool' | 'helm';
 
 const versions = JSON.parse(readFileSync(new URL('../versions.json', import.meta.url), 'utf8')) as {
   goTools: Record<GoToolName, GoTool>;
@@ -35,30 +36,70 @@ export function toolPath(name: GoToolName): string {
 export async function ensureGoTool(name: GoToolName): Promise<string> {
   const target = toolPath(name);
   if (existsSync(target)) return target;
-
   const tool = goTools[name];
-  const scratch = `${target}.building-${process.pid}`;
+  await buildOnce({ name, what: `${tool.module}@${tool.version}`, target, binary: tool.binary }, (scratch) => ({
+    args: ['install', `${tool.module}@${tool.version}`],
+    env: { GOBIN: scratch },
+  }));
+  return target;
+}
+
+/**
+ * The path of one of our own Go programs (a folder of this repository with its own go.mod), built with
+ * `go build` on first use and again whenever its sources change: the cache folder is named by a digest
+ * of its go.mod, go.sum and .go files.
+ */
+export async function ensureGoProgram(dir: string, binary: string): Promise<string> {
+  const digest = createHash('sha256');
+  for (const file of readdirSync(dir)
+    .filter((f) => /^go\.(mod|sum)$|\.go$/.test(f))
+    .sort()) {
+    digest
+      .update(`${file}\0`)
+      .update(readFileSync(join(dir, file)))
+      .update('\0');
+  }
+  const target = join(toolCacheRoot(), `${binary}-${digest.digest('hex').slice(0, 16)}`, 'bin', binary);
+  if (existsSync(target)) return target;
+  await buildOnce({ name: binary, what: `${binary} (${dir})`, target, binary }, (scratch) => ({
+    args: ['build', '-o', join(scratch, binary), '.'],
+    cwd: dir,
+  }));
+  return target;
+}
+
+/** Builds into a scratch folder next to `target`, printing progress, and renames the binary into place. */
+async function buildOnce(
+  tool: { name: string; what: string; target: string; binary: string },
+  command: (scratch: string) => { args: string[]; cwd?: string; env?: NodeJS.ProcessEnv },
+): Promise<void> {
+  const scratch = `${tool.target}.building-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
-  log(`building ${tool.module}@${tool.version} (first time on this machine: this takes minutes)`);
+  log(`building ${tool.what} (first time on this machine: this takes minutes)`);
 
   const started = Date.now();
   const progress = { downloads: 0 };
   const ticker = setInterval(() => {
     const seconds = Math.round((Date.now() - started) / 1000);
-    log(`  … still building ${name}: ${seconds} s, ${progress.downloads} modules downloaded`);
+    log(`  … still building ${tool.name}: ${seconds} s, ${progress.downloads} modules downloaded`);
   }, 20_000);
   try {
-    const env = { ...process.env, GOBIN: scratch, CGO_ENABLED: '1', GOFLAGS: '-buildvcs=false' };
-    await run('go', ['install', `${tool.module}@${tool.version}`], env, () => progress.downloads++);
+    const { args, cwd, env } = command(scratch);
+    await run(
+      'go',
+      args,
+      { ...process.env, CGO_ENABLED: '1', GOFLAGS: '-buildvcs=false', ...env },
+      cwd,
+      () => progress.downloads++,
+    );
   } finally {
     clearInterval(ticker);
   }
-  mkdirSync(join(target, '..'), { recursive: true });
-  renameSync(join(scratch, tool.binary), target);
+  mkdirSync(join(tool.target, '..'), { recursive: true });
+  renameSync(join(scratch, tool.binary), tool.target);
   rmSync(scratch, { recursive: true, force: true });
-  log(`built ${name} in ${Math.round((Date.now() - started) / 1000)} s: ${target}`);
-  return target;
+  log(`built ${tool.name} in ${Math.round((Date.now() - started) / 1000)} s: ${tool.target}`);
 }
 
 /** Go's module cache, where the sources of an installed module (and the Temporal SQL schemas) live. */
@@ -67,9 +108,15 @@ export async function goModuleDir(module: string, version: string): Promise<stri
   return join(cache, `${module}@${version}`);
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, onDownload: () => void): Promise<void> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string | undefined,
+  onDownload: () => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'inherit', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk;

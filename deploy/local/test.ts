@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureChartTools } from '../helm/chart-tools.js';
 import { ensureDebianCommand } from './debian-packages.js';
 import { log } from './output.js';
 import { stopLeftovers } from './processes.js';
@@ -20,6 +21,8 @@ for (const project of ['.', 'widget-cdn/src', 'api/agent-page']) {
 }
 log('making sure Chromium is installed for the browser tests');
 ensureDebianCommand('chromium', 'chromium');
+log('making sure helm and the manifest checker are built for the chart tests');
+await ensureChartTools();
 
 // Every run starts from empty service data; logs of the last run stay for reading.
 stopLeftovers(plan.paths.run);
