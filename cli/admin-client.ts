@@ -1,6 +1,7 @@
 /**
- * A small typed client of the `/admin` API, for the CLI and the local scripts. It speaks HTTP only:
- * whatever it can do, an operator of the service can do with curl.
+ * A small typed client of the API, for the CLI and the local scripts: the `/admin` routes with the
+ * admin token, and (for the local scripts) the routes an API key or a user token opens. It speaks
+ * HTTP only: whatever it can do, an operator of the service can do with curl.
  */
 export class AdminApiError extends Error {
   constructor(
@@ -12,18 +13,25 @@ export class AdminApiError extends Error {
   }
 }
 
-export interface AdminClient {
+export interface ApiClient {
   request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
+export type AdminClient = ApiClient;
+
 export function createAdminClient(options: { baseUrl: string; adminToken: string }): AdminClient {
+  return createApiClient({ baseUrl: options.baseUrl, headers: { authorization: `Bearer ${options.adminToken}` } });
+}
+
+/** Every request carries `headers` (`x-api-key`, or a user's `authorization`); an error answer throws `AdminApiError`. */
+export function createApiClient(options: { baseUrl: string; headers: Record<string, string> }): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   return {
     async request(method, path, body) {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: {
-          authorization: `Bearer ${options.adminToken}`,
+          ...options.headers,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -51,6 +51,12 @@ export const variables = {
     usedBy: ['api', 'cdn'],
     requiredInProduction: true,
   },
+  DEMO_QUESTIONS: {
+    schema: { type: 'string' },
+    description:
+      'questions the demo page (`{cdn_url}/demo`, served outside production) suggests asking, as a JSON array of at most 10 strings; `npm start` sets it to those its demo help centre answers',
+    usedBy: ['cdn'],
+  },
   TRUSTED_PROXY_HOPS: {
     schema: { type: 'integer', minimum: 0, maximum: 10 },
     default: 0,

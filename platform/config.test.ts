@@ -195,3 +195,16 @@ test('connectors reach only public addresses unless allowed; production refuses 
     );
   }
 });
+
+test('the demo page suggests the questions of DEMO_QUESTIONS, a JSON array of strings; none when unset', (t) => {
+  t.deepEqual(loadConfig({}, { role: 'cdn', localSecrets }).demoQuestions, []);
+  const questions = ['How much does it cost?', 'Is there "2FA"?'];
+  t.deepEqual(loadConfig({ DEMO_QUESTIONS: JSON.stringify(questions) }, { role: 'cdn', localSecrets }).demoQuestions, questions);
+  for (const bad of ['How much?', '"one"', '[1]', '[""]', JSON.stringify(Array(11).fill('q'))]) {
+    t.regex(
+      problemsOf(() => loadConfig({ DEMO_QUESTIONS: bad }, { role: 'cdn', localSecrets }))[0]!,
+      /^DEMO_QUESTIONS must be a JSON array of at most 10 non-empty strings \(got .*\): questions the demo page/,
+      bad,
+    );
+  }
+});

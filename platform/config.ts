@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   cdnPort: number;
   publicBaseUrl: string;
+  /** What the widget demo page suggests asking (DEMO_QUESTIONS); none when unset. */
+  demoQuestions: string[];
   /** Proxies in front of the API that append to X-Forwarded-For: 0 reads the socket's address. */
   trustedProxyHops: number;
   /** Template of a help-centre article's address, with {knowledgeBaseId} and {slug}. */
@@ -164,6 +166,11 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       `OUTBOUND_ALLOW_PRIVATE_NETWORKS must not be true when NODE_ENV is production: ${specs.OUTBOUND_ALLOW_PRIVATE_NETWORKS!.description}`,
     );
   }
+  const demoQuestions = readDemoQuestions(values.DEMO_QUESTIONS);
+  if (!demoQuestions)
+    problems.push(
+      `DEMO_QUESTIONS must be a JSON array of at most 10 non-empty strings (got ${JSON.stringify(env.DEMO_QUESTIONS)}): ${specs.DEMO_QUESTIONS!.description}`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
 
   let { ADMIN_TOKEN: adminToken, SECRETS_KEY: secretsKey } = values;
@@ -188,6 +195,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     port,
     cdnPort: Number(values.CDN_PORT),
     publicBaseUrl: String(values.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    demoQuestions: demoQuestions!,
     trustedProxyHops: Number(values.TRUSTED_PROXY_HOPS),
     helpCenterArticleUrl: String(
       values.HELP_CENTER_ARTICLE_URL ??
@@ -276,6 +284,22 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     shutdownGraceMs: Number(values.SHUTDOWN_GRACE_SECONDS) * 1000,
     ...(values.HEALTH_PORT === undefined ? {} : { healthPort: Number(values.HEALTH_PORT) }),
   };
+}
+
+/** DEMO_QUESTIONS as a list (unset: none), or undefined when it is not a JSON array of at most 10 non-empty strings. */
+function readDemoQuestions(raw: Values['DEMO_QUESTIONS']): string[] | undefined {
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(raw));
+  } catch {
+    return undefined;
+  }
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.length <= 10 &&
+    parsed.every((question) => typeof question === 'string' && question.trim() !== '');
+  return valid ? (parsed as string[]) : undefined;
 }
 
 const embeddingsProvider = (values: Values) => values.EMBEDDINGS_PROVIDER as EmbeddingsConfig['provider'];

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { createCdnApp } from './app.js';
+import { createCdnApp, type CdnAppOptions } from './app.js';
 import { pointLatestAt, publishRelease } from './build/releases.js';
 
 const apiUrl = 'https://api.example.com';
@@ -23,7 +23,7 @@ interface Cdn {
 async function serveReleases(
   t: ExecutionContext | undefined,
   versions: string[],
-  options: { demo?: boolean } = {},
+  options: Pick<CdnAppOptions, 'demo'> = {},
 ): Promise<Cdn & { close(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'cdn-'));
   for (const version of versions) await publishRelease({ releasesDir: dir, version, files: filesOf(version) });
@@ -151,12 +151,23 @@ test('service.json tells the widget where the REST API is', async (t) => {
 });
 
 test('the demo page embeds the newest release, and only where it is switched on', async (t) => {
-  const withDemo = await serveReleases(t, ['v1.0.0'], { demo: true });
+  const withDemo = await serveReleases(t, ['v1.0.0'], { demo: { questions: [] } });
   const response = await fetch(`${withDemo.url}/demo`);
   t.is(response.status, 200);
   t.regex(response.headers.get('content-type') ?? '', /^text\/html/);
-  t.regex(await response.text(), /<script type="module" src="\/latest\/widget.js"><\/script>/);
+  const page = await response.text();
+  t.regex(page, /<script type="module" src="\/latest\/widget.js"><\/script>/);
+  t.false(page.includes('<ul id="suggested-questions">'), 'no questions to suggest, none shown');
   t.is((await fetch(`${cdn.url}/demo`)).status, 404, 'off by default (production)');
+});
+
+test('the demo page suggests the questions it was given, as text', async (t) => {
+  const questions = ['How much does the Team plan cost?', 'Is <b>this</b> "markup" & safe?'];
+  const withDemo = await serveReleases(t, ['v1.0.0'], { demo: { questions } });
+  const page = await (await fetch(`${withDemo.url}/demo`)).text();
+  t.true(page.includes('<li><q>How much does the Team plan cost?</q></li>'));
+  t.true(page.includes('<li><q>Is &lt;b&gt;this&lt;/b&gt; &quot;markup&quot; &amp; safe?</q></li>'));
+  t.false(page.includes('<b>this</b>'));
 });
 
 test('a preflight is answered for any origin', async (t) => {

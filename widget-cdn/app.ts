@@ -9,8 +9,8 @@ export interface CdnAppOptions {
   releasesDir: string;
   /** `{base_url}` of the REST API, told to widgets that were not given one (`/service.json`). */
   apiUrl: string;
-  /** Serve the demo page at `/demo` (outside production). */
-  demo?: boolean;
+  /** Serve the demo page at `/demo` (outside production), suggesting `questions` to ask. */
+  demo?: false | { questions: readonly string[] };
 }
 
 /** The only names served; never the `.br`/`.gz` siblings, temp folders or anything else in the folder. */
@@ -49,7 +49,7 @@ export function createCdnApp({ releasesDir, apiUrl, demo = false }: CdnAppOption
     } else if (demo && ctx.path === '/demo') {
       ctx.set('Cache-Control', 'no-store');
       ctx.type = 'text/html; charset=utf-8';
-      ctx.body = demoPage;
+      ctx.body = demoPage(demo.questions);
     } else {
       await sendReleaseFile(ctx, releasesDir);
     }

@@ -9,7 +9,11 @@ const config = loadConfigOrExit('cdn');
 const logger = createLogger({ level: config.logLevel, name: 'cdn' });
 const releasesDir = fileURLToPath(new URL('./releases', import.meta.url));
 
-const app = createCdnApp({ releasesDir, apiUrl: config.publicBaseUrl, demo: config.env !== 'production' });
+const app = createCdnApp({
+  releasesDir,
+  apiUrl: config.publicBaseUrl,
+  demo: config.env !== 'production' && { questions: config.demoQuestions },
+});
 app.on('error', (error) => logger.error({ err: error }, 'widget file request failed'));
 
 const server = app.listen(config.cdnPort, config.host, () => {

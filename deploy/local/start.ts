@@ -2,9 +2,11 @@
  * `npm start`: builds what is missing, starts Redis, Weaviate and Temporal, then the API, the
  * worker and the widget files, prints where everything is, and stops it all on Ctrl-C.
  */
-import { createAdminClient } from '#cli/admin-client.js';
+import { createAdminClient, createApiClient } from '#cli/admin-client.js';
 import { readOrCreateLocalSecrets } from '#platform/local-secrets.js';
 import { startAppProcesses } from './app-processes.js';
+import { loadDemoContent } from './demo-content.js';
+import { describeSeeding, publishDemoHelpCentre } from './demo-seed.js';
 import { ensureDemoTenant } from './demo-tenant.js';
 import { log } from './output.js';
 import { httpOk, waitUntil } from './processes.js';
@@ -22,6 +24,8 @@ const port = Number(process.env.PORT || 3000);
 const cdnPort = Number(process.env.CDN_PORT || 3001);
 const apiUrl = `http://127.0.0.1:${port}`;
 const cdnUrl = `http://127.0.0.1:${cdnPort}`;
+// The demo tenant's help centre, published at every start unless DEMO=0 (read now: a broken file stops the start here).
+const demoContent = ['0', 'false'].includes(process.env.DEMO ?? '') ? undefined : loadDemoContent();
 
 log(`starting the ${profile} stack; data in ${plan.paths.data}`);
 const stack = await startStack(plan);
@@ -37,6 +41,8 @@ const apps = startAppProcesses({
     CDN_PORT: String(cdnPort),
     ADMIN_TOKEN: secrets.adminToken,
     SECRETS_KEY: secrets.secretsKey,
+    // What the widget demo page suggests asking: questions the demo help centre answers.
+    ...(demoContent && { DEMO_QUESTIONS: JSON.stringify(demoContent.suggestedQuestions.map(({ question }) => question)) }),
   },
   apiProcesses: profile === 'production' ? Number(process.env.API_PROCESSES || 2) : 1,
   workerProcesses: profile === 'production' ? Number(process.env.WORKER_PROCESSES || 2) : 1,
@@ -55,7 +61,22 @@ async function stopAll(): Promise<void> {
 try {
   await waitUntil('the API', () => httpOk(`${apiUrl}/ready`), { timeoutMs: 90_000, process: apps.api });
   await waitUntil('the widget files', () => httpOk(`${cdnUrl}/health`), { timeoutMs: 30_000, process: apps.cdn });
-  const demo = await ensureDemoTenant(createAdminClient({ baseUrl: apiUrl, adminToken: secrets.adminToken }), plan.paths.data);
+  const api = {
+    admin: createAdminClient({ baseUrl: apiUrl, adminToken: secrets.adminToken }),
+    asUser: (token: string) => createApiClient({ baseUrl: apiUrl, headers: { authorization: `Bearer ${token}` } }),
+  };
+  const demo = await ensureDemoTenant(api, plan.paths.data);
+  let helpCentre = 'not seeded by this start (DEMO=0)';
+  if (demoContent) {
+    log(`publishing the demo help centre (${demoContent.articles.length} articles) and waiting for the AI to take it in`);
+    const tenant = createApiClient({ baseUrl: apiUrl, headers: { 'x-api-key': demo.apiKey } });
+    const published = await publishDemoHelpCentre({ admin: api.admin, tenant }, demo.knowledgeBaseId, demoContent, {
+      timeoutMs: 180_000,
+    });
+    helpCentre = describeSeeding(published);
+  }
+  const suggestions =
+    demoContent?.suggestedQuestions.map(({ question }) => `\n                   try "${question}"`).join('') ?? '';
   process.stdout.write(`
   Knowledge-base assistant is running (${profile} profile). Press Ctrl-C to stop everything.
 
@@ -66,9 +87,12 @@ try {
 
   Demo tenant      ${demo.tenantId}
     knowledge base ${demo.knowledgeBaseId}
+    help centre    ${helpCentre}
     API key        ${demo.apiKey}   (every scope)
     operator key   ${demo.operatorKey}
-    widget demo    ${cdnUrl}/demo#${demo.operatorKey}
+    widget demo    ${cdnUrl}/demo#${demo.operatorKey}${suggestions}
+    agent token    ${demo.agentToken}   (an agent user: sign in to the agent inbox with it)
+    agent inbox    ${apiUrl}/agent
 
   Data and logs    ${plan.paths.data}
 \n`);
