@@ -2,29 +2,37 @@
  * Process entry of a Temporal worker: it runs the workflows and activities of the service. Scale
  * out by starting more of these; each polls the same task queues.
  */
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, type LogLevel } from '@temporalio/worker';
 import { createLogger, type Logger } from '#platform/logger.js';
 import { loadConfigOrExit } from '#platform/process-entry.js';
 import { connectWorker } from '#platform/temporal.js';
+import { startProcessTelemetry } from '#platform/telemetry.js';
 import { ensureSearchAttributes } from './search-attributes.js';
+import { installRuntime } from './temporal-runtime.js';
 import { wireWorker } from './wiring.js';
 
 const config = loadConfigOrExit('worker');
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
 // The SDK's shutdown signals (SIGINT, SIGTERM) drain the workers, so that `run()` returns.
-Runtime.install({ logger: sdkLogger(logger) });
+installRuntime({ logger: sdkLogger(logger) }, config.telemetry.metrics, logger);
+const telemetry = await startProcessTelemetry(
+  config.telemetry,
+  { serviceName: 'kb-worker', port: config.telemetry.metrics.workerPort },
+  logger,
+);
 
 const connection = await connectWorker(config.temporal, logger);
 const registered = await ensureSearchAttributes(connection, config.temporal.namespace);
 if (registered.length > 0) logger.info({ registered }, 'registered search attributes');
 
-const worker = await wireWorker(config, logger, connection);
+const worker = await wireWorker(config, logger, connection, telemetry);
 logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker started');
 try {
   await worker.run();
 } finally {
   await worker.close();
   await connection.close();
+  await telemetry.close();
   logger.info('worker stopped');
 }
 

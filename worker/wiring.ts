@@ -26,8 +26,17 @@ import { createSourceStore } from '#knowledge/sources.js';
 import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
 import { connectorTaskQueue } from '#workflows/connectors/task-queues.js';
 import { bundleWorkflows } from './bundle.js';
+import { createWorkerMetrics } from './metrics.js';
+import { workerTracingOptions } from './tracing.js';
+import { createMetricsRegistry } from '#platform/metrics/registry.js';
+import { tracedClient } from '#platform/temporal.js';
+import type { Telemetry } from '#platform/telemetry.js';
+import { traceCalls } from '#platform/tracing/traced-calls.js';
+import { traceRedisCommands } from '#platform/tracing/traced-redis.js';
 
 export interface WiredWorker {
+  /** The process's metrics (`platform/metrics/`), for its endpoint. */
+  metrics: Telemetry['metrics'];
   /** Polls every task queue until shutdown (SIGINT/SIGTERM, or `shutdown()`). */
   run(): Promise<void>;
   shutdown(): void;
@@ -41,14 +50,25 @@ export interface WiredWorker {
  * with slots of their own, so a source that holds them never delays answering or ingestion), sharing
  * one workflow bundle and one set of clients. The worker entry and the integration tests both use it.
  */
-export async function wireWorker(config: Config, logger: Logger, connection: NativeConnection): Promise<WiredWorker> {
-  const redis = createRedisClient(config.redis.url, logger);
+export async function wireWorker(
+  config: Config,
+  logger: Logger,
+  connection: NativeConnection,
+  telemetry: Partial<Telemetry> = {},
+): Promise<WiredWorker> {
+  const registry = telemetry.metrics ?? createMetricsRegistry();
+  const metrics = createWorkerMetrics(registry);
+  const { tracing } = telemetry;
+  const tracer = tracing?.tracer;
+  const untracedRedis = createRedisClient(config.redis.url, logger);
+  const redis = tracer ? traceRedisCommands(untracedRedis, tracer) : untracedRedis;
   connectInBackground(redis, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
   const embedders = await createProcessEmbedders(config.embeddings);
   const embedder = embedders.documents;
   const sentences = await createSentenceEmbedders(config.embeddings, embedders, config.localModelDir);
-  const chunkIndex = createChunkIndex(weaviate, embedder.space);
+  const untracedChunks = createChunkIndex(weaviate, embedder.space);
+  const chunkIndex = tracer ? traceCalls(untracedChunks, tracer, 'weaviate') : untracedChunks;
   // The collection is defined in code and created here, idempotently; while Weaviate is away the
   // first activity that needs it tries again.
   await chunkIndex
@@ -63,8 +83,8 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   });
   const transcript = createTranscript(redis, config.redis.prefix);
   const secretBox = secretBoxFromConfig(config);
-  const jobs = createJobStore(redis, config.redis.prefix);
-  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const jobs = createJobStore(redis, config.redis.prefix, { observer: metrics.jobs });
+  const temporal = new Client({ connection, namespace: config.temporal.namespace, ...tracedClient(tracer) });
   // Every request a connector makes for a tenant; loadConfig refuses the allowance in production.
   const outbound = createOutboundHttp({
     allowedNetworks: config.outbound.allowPrivateNetworks ? everyNetwork : [],
@@ -89,17 +109,19 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       events: createEventPublisher(redis, config.redis.prefix),
       answerQuestion: createQuestionAnswerer({
         search,
-        generator: createAnswerGenerator(config.answers, logger, sentences.answering),
+        generator: createAnswerGenerator(config.answers, logger, sentences.answering, metrics.answerFallback),
         retrieval: answerRetrieval,
         evidence: config.answerEvidence,
         sentences: sentences.answering,
       }),
+      metrics: metrics.conversations,
     },
     delivery: {
       transcript,
       channel: createChannelState(redis, config.redis.prefix),
       connections: createMessagingConnections(redis, config.redis.prefix, secretBox),
       graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
+      metrics: metrics.delivery,
     },
     connectors: createConnectorActivityDeps({
       redis,
@@ -109,10 +131,12 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       http: outbound,
       logger,
       maxPagesPerRun: config.connectors.maxPagesPerRun,
+      runs: metrics.connectors,
     }),
   });
 
-  const workflowBundle = await bundleWorkflows();
+  const workflowBundle = await bundleWorkflows({ tracing: tracing !== undefined });
+  const traced = workerTracingOptions(tracing);
   const base = config.temporal.taskQueue;
   const queues = [
     { taskQueue: base, maxConcurrentActivityTaskExecutions: 16, workflows: true },
@@ -135,6 +159,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
         // Shutdown cancels running activities at once; one that ignores its cancellation may hold
         // the process for at most this long (its attempt then times out and is retried elsewhere).
         shutdownForceTime: '30s',
+        ...traced,
         ...queue,
       }),
     ),
@@ -142,6 +167,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   logger.info({ taskQueues: queues.map((q) => q.taskQueue), embeddings: embedder.space }, 'worker ready');
 
   return {
+    metrics: registry,
     async run() {
       await Promise.all(workers.map((worker) => worker.run()));
     },

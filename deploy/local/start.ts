@@ -4,7 +4,7 @@
  */
 import { createAdminClient } from '#cli/admin-client.js';
 import { readOrCreateLocalSecrets } from '#platform/local-secrets.js';
-import { startAppProcesses } from './app-processes.js';
+import { metricsAddresses, startAppProcesses } from './app-processes.js';
 import { ensureDemoTenant } from './demo-tenant.js';
 import { log } from './output.js';
 import { httpOk, waitUntil } from './processes.js';
@@ -25,6 +25,7 @@ const cdnUrl = `http://127.0.0.1:${cdnPort}`;
 
 log(`starting the ${profile} stack; data in ${plan.paths.data}`);
 const stack = await startStack(plan);
+const workerProcesses = profile === 'production' ? Number(process.env.WORKER_PROCESSES || 2) : 1;
 const apps = startAppProcesses({
   paths: plan.paths,
   env: {
@@ -39,7 +40,7 @@ const apps = startAppProcesses({
     SECRETS_KEY: secrets.secretsKey,
   },
   apiProcesses: profile === 'production' ? Number(process.env.API_PROCESSES || 2) : 1,
-  workerProcesses: profile === 'production' ? Number(process.env.WORKER_PROCESSES || 2) : 1,
+  workerProcesses,
 });
 
 let stopping = false;
@@ -62,6 +63,7 @@ try {
   REST API         ${apiUrl}   (OpenAPI: ${apiUrl}/openapi.json)
   Temporal UI      ${plan.profile === 'dev' ? `http://127.0.0.1:${plan.temporal.ui}` : 'none in this profile (deploy/compose.yaml runs one)'}
   Widget files     ${cdnUrl}
+  Metrics          ${metricsAddresses(process.env, workerProcesses).join('\n                   ') || 'off (METRICS_ENABLED=false)'}
   Admin token      ${secrets.adminToken}
 
   Demo tenant      ${demo.tenantId}

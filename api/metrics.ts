@@ -1,0 +1,90 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { createJobMetrics } from '#knowledge/job-metrics.js';
+import type { Logger } from '#platform/logger.js';
+import { BudgetRefusal, type AppError } from './errors.js';
+import type { HttpMetrics } from './middleware/http-metrics.js';
+import type { WebhookMetrics } from './routes/messaging-webhooks.js';
+
+/** What the API's gauges read when they are scraped. */
+export interface ApiGaugeSources {
+  /** Event streams (chat and agent) open in this process. */
+  openStreams(): number;
+  /** Conversations waiting for an agent, across the deployment (Temporal's visibility). */
+  waitingHandoffs(): Promise<number>;
+  logger: Logger;
+}
+
+/**
+ * The API process's metrics, defined on its registry, and the recorders handed to the code that
+ * counts. Labels are bounded sets only: route templates, methods, statuses, budgets, outcomes,
+ * never a tenant, an id or free text.
+ */
+export function createApiMetrics(registry: Registry, sources: ApiGaugeSources) {
+  const requests = new Counter({
+    name: 'kb_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'kb_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request (to the start of the body for event streams), by method, route template and status class',
+    labelNames: ['method', 'route', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: 'kb_rate_limit_refusals_total',
+    help: 'Requests answered 429 because a budget ran out, by budget (api-key, visitor, operator, operator-answers, event-streams, ...)',
+    labelNames: ['budget'] as const,
+    registers: [registry],
+  });
+  const webhooks = new Counter({
+    name: 'kb_messaging_webhooks_total',
+    help: "Deliveries of the messaging platform's webhook, by how they were answered (acknowledged, bad_signature, malformed, ...)",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'kb_event_streams_open',
+    help: 'Event streams (chat and agent) open in this process',
+    registers: [registry],
+    collect() {
+      this.set(sources.openStreams());
+    },
+  });
+  new Gauge({
+    name: 'kb_handoffs_waiting',
+    help: 'Conversations waiting for an agent now, across the deployment (the same in every API process)',
+    registers: [registry],
+    // Every API process reads the same number: a cluster's primary reports it once.
+    aggregator: 'max',
+    async collect() {
+      try {
+        this.set(await sources.waitingHandoffs());
+      } catch (error) {
+        // Temporal away: the last value stays, and the scrape still answers.
+        sources.logger.warn({ err: { message: (error as Error).message } }, 'waiting handoffs not counted');
+      }
+    },
+  });
+
+  const http: HttpMetrics = {
+    answered({ method, route, status }, seconds) {
+      requests.inc({ method, route, status: String(status) });
+      durations.observe({ method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+    },
+  };
+  const webhookMetrics: WebhookMetrics = { answered: (outcome) => webhooks.inc({ outcome }) };
+  return {
+    http,
+    /** For the error handler: counts each 429 of a budget. */
+    observeError(error: AppError) {
+      if (error instanceof BudgetRefusal) refusals.inc({ budget: error.budget });
+    },
+    webhooks: webhookMetrics,
+    jobs: createJobMetrics(registry),
+  };
+}
+
+export type ApiMetrics = ReturnType<typeof createApiMetrics>;
