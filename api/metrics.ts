@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import { counterOn, histogramOn } from '#platform/metrics/registry.js';
 import { createJobMetrics } from '#knowledge/job-metrics.js';
 import type { Logger } from '#platform/logger.js';
 import { BudgetRefusal, type AppError } from './errors.js';
@@ -20,31 +21,31 @@ export interface ApiGaugeSources {
  * never a tenant, an id or free text.
  */
 export function createApiMetrics(registry: Registry, sources: ApiGaugeSources) {
-  const requests = new Counter({
-    name: 'kb_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const durations = new Histogram({
-    name: 'kb_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request (to the start of the body for event streams), by method, route template and status class',
-    labelNames: ['method', 'route', 'status_class'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    registers: [registry],
-  });
-  const refusals = new Counter({
-    name: 'kb_rate_limit_refusals_total',
-    help: 'Requests answered 429 because a budget ran out, by budget (api-key, visitor, operator, operator-answers, event-streams, ...)',
-    labelNames: ['budget'] as const,
-    registers: [registry],
-  });
-  const webhooks = new Counter({
-    name: 'kb_messaging_webhooks_total',
-    help: "Deliveries of the messaging platform's webhook, by how they were answered (acknowledged, bad_signature, malformed, ...)",
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
+  const requests = counterOn(
+    registry,
+    'kb_http_requests_total',
+    'HTTP requests answered, by method, route template and status code',
+    ['method', 'route', 'status'],
+  );
+  const durations = histogramOn(
+    registry,
+    'kb_http_request_duration_seconds',
+    'Time to answer an HTTP request (to the start of the body for event streams), by method, route template and status class',
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    ['method', 'route', 'status_class'],
+  );
+  const refusals = counterOn(
+    registry,
+    'kb_rate_limit_refusals_total',
+    'Requests answered 429 because a budget ran out, by budget (api-key, visitor, operator, operator-answers, event-streams, ...)',
+    ['budget'],
+  );
+  const webhooks = counterOn(
+    registry,
+    'kb_messaging_webhooks_total',
+    "Deliveries of the messaging platform's webhook, by how they were answered (acknowledged, bad_signature, malformed, ...)",
+    ['outcome'],
+  );
   new Gauge({
     name: 'kb_event_streams_open',
     help: 'Event streams (chat and agent) open in this process',

@@ -34,6 +34,7 @@ test("the worker process serves its own metrics and the Temporal SDK's, each on 
     const sdkNames = [...new Set(sdk.map((sample) => sample.name))];
     t.true(sdkNames.length > 0 && sdkNames.every((name) => name.startsWith('temporal_')), sdkNames.join(', '));
     t.true(sdkNames.includes('temporal_worker_task_slots_available'), sdkNames.join(', '));
+    t.log(`the SDK's metrics: ${sdkNames.sort().join(', ')}`);
   } finally {
     await worker.stop();
   }

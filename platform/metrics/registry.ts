@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 export type { Registry as MetricsRegistry };
 
@@ -30,4 +30,25 @@ export async function exportedSeriesNames(registry: Registry): Promise<Set<strin
     for (const suffix of seriesSuffixes[metric.type] ?? ['']) names.add(`${metric.name}${suffix}`);
   }
   return names;
+}
+
+/** A counter on `registry` (prom-client's options, with the registry given once). */
+export function counterOn<L extends string = never>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+) {
+  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+}
+
+/** A histogram on `registry`, with buckets chosen for what it measures. */
+export function histogramOn<L extends string = never>(
+  registry: Registry,
+  name: string,
+  help: string,
+  buckets: number[],
+  labelNames: readonly L[] = [],
+) {
+  return new Histogram<L>({ name, help, buckets, labelNames, registers: [registry] });
 }
