@@ -13,15 +13,16 @@ export type { SentenceEmbedder } from './extractive/scoring.js';
  * The answer generator the configuration describes: the extractive composer, or an OpenAI-compatible
  * chat model that falls back to the composer (with a logged warning) whenever it fails. The composer
  * compares sentences with `sentenceEmbedder`, all-MiniLM-L6-v2 (`loadMiniLmEmbedder`), for which its
- * thresholds were chosen; built once per process.
+ * thresholds were chosen; built once per process. `onFallback` is told of each fallback (the metrics).
  */
 export function createAnswerGenerator(
   settings: AnswersConfig,
   logger: { warn(obj: object, msg: string): void },
   sentenceEmbedder: SentenceEmbedder,
+  onFallback?: (primary: string) => void,
 ): AnswerGenerator {
   const extractive = createExtractiveComposer({ embedder: sentenceEmbedder });
   if (settings.provider === 'extractive') return extractive;
   const { provider: _provider, ...openai } = settings;
-  return withFallback(createOpenAIGenerator(openai), extractive, logger);
+  return withFallback(createOpenAIGenerator(openai), extractive, logger, onFallback);
 }

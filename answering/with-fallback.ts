@@ -18,9 +18,15 @@ export interface FallbackLogger {
  * streaming: the failure is logged as a warning (the generator's name and the error's message,
  * which the generators keep free of secrets), and the tokens the primary had sent are voided with
  * `sink.reset()` before the fallback starts. Tokens a failed primary still sends afterwards are
- * dropped. A failing fallback's error is thrown as it is. Named as the primary.
+ * dropped. A failing fallback's error is thrown as it is. Named as the primary. `onFallback` is told
+ * of each fallback (the metrics), with the primary's name.
  */
-export function withFallback(primary: AnswerGenerator, fallback: AnswerGenerator, logger: FallbackLogger): FallbackGenerator {
+export function withFallback(
+  primary: AnswerGenerator,
+  fallback: AnswerGenerator,
+  logger: FallbackLogger,
+  onFallback: (primary: string) => void = () => undefined,
+): FallbackGenerator {
   return {
     name: primary.name,
     async generate(input, sink) {
@@ -42,6 +48,7 @@ export function withFallback(primary: AnswerGenerator, fallback: AnswerGenerator
           `Answer generator ${primary.name} failed; answering with ${fallback.name} instead`,
         );
         if (tokensVoided) sink.reset();
+        onFallback(primary.name);
       }
       const answer = await fallback.generate(input, sink);
       return { generator: fallback.name, ...answer };

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import cors from '@koa/cors';
 import Koa, { type Middleware } from 'koa';
 import type { DependencyChecks } from '#platform/dependency-health.js';
@@ -31,6 +32,9 @@ import type { ProductEvents } from '#connectors/product-events.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { httpMetrics } from './middleware/http-metrics.js';
+import { traceRequests } from './middleware/trace-requests.js';
+import type { ApiMetrics } from './metrics.js';
 import { chatRateLimits, type ChatBudgets } from './middleware/chat-rate-limits.js';
 import { tokenGuards, type TokenBudgets } from './middleware/token-budgets.js';
 import { rateLimitPerKey } from './middleware/rate-limit.js';
@@ -62,6 +66,10 @@ import type { ApiState } from './state.js';
 
 export interface AppDeps {
   logger: Logger;
+  /** The recorders of the process's metrics (`api/metrics.ts`). */
+  metrics: ApiMetrics;
+  /** Present when the process is traced: each request in a span. */
+  tracer?: Tracer;
   redis: RedisClient;
   tenancy: Tenancy;
   ingestion: IngestionClient;
@@ -130,6 +138,8 @@ export interface AppDeps {
 /** The REST API. The order of the middleware below is the order every request goes through. */
 export function createApp({
   logger,
+  metrics,
+  tracer,
   redis,
   tenancy,
   ingestion,
@@ -203,6 +213,7 @@ export function createApp({
       connections: messaging.connections,
       inbound: messaging.inbound,
       allowDevelopmentMode: messaging.allowDevelopmentMode,
+      metrics: metrics.webhooks,
     }),
     createConnectorsRouter({
       tenancy,
@@ -225,7 +236,9 @@ export function createApp({
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
 
   app.use(requestContext(logger));
-  app.use(errorHandler());
+  if (tracer) app.use(traceRequests(tracer));
+  app.use(httpMetrics(metrics.http));
+  app.use(errorHandler(metrics.observeError));
   app.use(onlyUnder('/chat/', widgetCors()));
   app.use(secureHeaders());
   // No body parser here: each route that takes a JSON body parses it after its router's authentication,

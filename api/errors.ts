@@ -36,19 +36,34 @@ export const conflict = (message: string) => new AppError(409, 'conflict', messa
 export const limitReached = (code: string, message: string) => new AppError(409, code, message);
 export const conversationClosed = () =>
   new AppError(409, 'conversation_closed', 'This conversation is closed: start a new one to keep chatting.');
-export const rateLimited = (retryAfterSeconds: number, subject = 'this API key') =>
-  new AppError(429, 'rate_limited', `Too many requests for ${subject}: retry after ${retryAfterSeconds} s.`, undefined, {
-    'Retry-After': String(retryAfterSeconds),
-  });
+
+/** A 429: a budget ran out. Which one (`budget`, its name in Redis keys) is for the metrics, never shown. */
+export class BudgetRefusal extends AppError {
+  constructor(
+    readonly budget: string,
+    code: string,
+    message: string,
+    retryAfterSeconds: number,
+  ) {
+    super(429, code, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+export const rateLimited = (retryAfterSeconds: number, subject = 'this API key', budget = 'api-key') =>
+  new BudgetRefusal(
+    budget,
+    'rate_limited',
+    `Too many requests for ${subject}: retry after ${retryAfterSeconds} s.`,
+    retryAfterSeconds,
+  );
 
 /** The operator's AI answers for today are used up: nothing a retry within the day changes. */
 export const answerBudgetExhausted = (retryAfterSeconds: number) =>
-  new AppError(
-    429,
+  new BudgetRefusal(
+    'operator-answers',
     'answer_budget_exhausted',
     'This assistant has answered all the messages it may answer today: ask for a person, or write again after midnight UTC.',
-    undefined,
-    { 'Retry-After': String(retryAfterSeconds) },
+    retryAfterSeconds,
   );
 
 /**

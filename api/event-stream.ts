@@ -58,7 +58,7 @@ export function createEventStreams(settings: EventStreamSettings) {
 
   const take = (caps: StreamCap[]) => {
     const full = caps.find((cap) => (counts.get(cap.key) ?? 0) >= cap.max);
-    if (full) throw rateLimited(retryAfterSeconds, `${full.subject}: at most ${full.max} open event streams`);
+    if (full) throw rateLimited(retryAfterSeconds, `${full.subject}: at most ${full.max} open event streams`, 'event-streams');
     for (const cap of caps) counts.set(cap.key, (counts.get(cap.key) ?? 0) + 1);
   };
   const release = (caps: StreamCap[]) => {

@@ -6,13 +6,19 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '#platform/logger.js';
 import { loadConfigOrExit, onShutdown } from '#platform/process-entry.js';
 import { serviceVersion } from '#platform/version.js';
+import { startProcessTelemetry } from '#platform/telemetry.js';
 import { answerClientErrors } from './client-errors.js';
 import { drainHttpServer } from './shutdown.js';
 import { wireApi } from './wiring.js';
 
 const config = loadConfigOrExit('api');
 const logger = createLogger({ level: config.logLevel, name: 'api' });
-const api = await wireApi(config, logger);
+const telemetry = await startProcessTelemetry(
+  config.telemetry,
+  { serviceName: 'kb-api', port: config.telemetry.metrics.apiPort },
+  logger,
+);
+const api = await wireApi(config, logger, telemetry);
 
 const server = answerClientErrors(
   api.app.listen(config.port, config.host, () => {
@@ -24,4 +30,5 @@ const server = answerClientErrors(
 onShutdown(logger, async () => {
   await drainHttpServer({ server, reconnectStreams: api.reconnectStreams, graceMs: config.shutdownGraceMs, logger });
   await api.close();
+  await telemetry.close();
 });

@@ -6,6 +6,10 @@ import { closeRedisClient, connectInBackground, createRedisClient } from '#platf
 import { createTemporalClient } from '#platform/temporal.js';
 import { serviceVersion } from '#platform/version.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
+import { createMetricsRegistry } from '#platform/metrics/registry.js';
+import type { Telemetry } from '#platform/telemetry.js';
+import { traceCalls } from '#platform/tracing/traced-calls.js';
+import { traceRedisCommands } from '#platform/tracing/traced-redis.js';
 import { createTenancy } from '#tenancy/index.js';
 import { createProcessEmbedders } from '#knowledge/embeddings/index.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
@@ -37,10 +41,13 @@ import { createConnectorSchedules } from '#connectors/schedules.js';
 import { createSyncState } from '#connectors/sync-state.js';
 import { createApp } from './app.js';
 import { createEventStreams } from './event-stream.js';
+import { createApiMetrics } from './metrics.js';
 import type { ApiState } from './state.js';
 
 export interface WiredApi {
   app: Koa<ApiState>;
+  /** The process's metrics (`platform/metrics/`), for its endpoint. */
+  metrics: Telemetry['metrics'];
   /** What is open now: event streams, and followings of conversations (each a Pub/Sub subscription). */
   live: { streams(): number; followings(): number };
   /** For shutdown: ends every event stream with a reconnect hint, now and from now on (api/shutdown.ts). */
@@ -53,19 +60,32 @@ export interface WiredApi {
  * Builds the API from its configuration: one client per dependency, created here once, then the
  * app. The server entry and the integration tests both start the API this way.
  */
-export async function wireApi(config: Config, logger: Logger): Promise<WiredApi> {
-  const redis = createRedisClient(config.redis.url, logger);
+export async function wireApi(config: Config, logger: Logger, telemetry: Partial<Telemetry> = {}): Promise<WiredApi> {
+  const registry = telemetry.metrics ?? createMetricsRegistry();
+  const tracer = telemetry.tracing?.tracer;
+  const untracedRedis = createRedisClient(config.redis.url, logger);
+  const redis = tracer ? traceRedisCommands(untracedRedis, tracer) : untracedRedis;
   connectInBackground(redis, logger);
   // Followers of conversations listen on a connection of their own (Redis Pub/Sub takes it over).
-  const subscriber = redis.duplicate();
+  const subscriber = untracedRedis.duplicate();
   subscriber.on('error', () => undefined);
   connectInBackground(subscriber, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
-  const temporal = createTemporalClient(config.temporal);
+  const temporal = createTemporalClient(config.temporal, tracer);
   // The API embeds only queries: the search route's and nothing else.
   const { queries: embedder } = await createProcessEmbedders(config.embeddings);
-  const chunkIndex = createChunkIndex(weaviate, embedder.space);
-  const jobs = createJobStore(redis, config.redis.prefix);
+  const untracedChunks = createChunkIndex(weaviate, embedder.space);
+  const chunkIndex = tracer ? traceCalls(untracedChunks, tracer, 'weaviate') : untracedChunks;
+  const streams = createEventStreams(config.streams);
+  const conversations = createConversationClient(temporal.client, config.temporal.taskQueue, {
+    actionWaitMs: config.workflowWaitMs,
+  });
+  const metrics = createApiMetrics(registry, {
+    openStreams: () => streams.size,
+    waitingHandoffs: () => conversations.countWaitingForAgent(),
+    logger,
+  });
+  const jobs = createJobStore(redis, config.redis.prefix, { observer: metrics.jobs });
   const ingestion = createIngestionClient(temporal.client, config.temporal.taskQueue, jobs);
   const articleStore = createArticleStore(redis, config.redis.prefix);
   const articleUrl = (article: { knowledgeBaseId: string; slug: string }) =>
@@ -74,9 +94,6 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
       .replace('{slug}', encodeURIComponent(article.slug));
   const tenancy = createTenancy(redis, config.redis.prefix, { credentials: config.credentials });
   const records = createConversationRecords(redis, config.redis.prefix);
-  const conversations = createConversationClient(temporal.client, config.temporal.taskQueue, {
-    actionWaitMs: config.workflowWaitMs,
-  });
   const transcript = createTranscript(redis, config.redis.prefix);
   const channel = createChannelState(redis, config.redis.prefix);
   const secretBox = secretBoxFromConfig(config);
@@ -84,10 +101,11 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
   const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
   const follower = createEventFollower(redis, subscriber, config.redis.prefix);
-  const streams = createEventStreams(config.streams);
 
   const app = createApp({
     logger,
+    metrics,
+    ...(tracer ? { tracer } : {}),
     redis,
     tenancy,
     ingestion,
@@ -172,6 +190,7 @@ export async function wireApi(config: Config, logger: Logger): Promise<WiredApi>
 
   return {
     app,
+    metrics: registry,
     live: { streams: () => streams.size, followings: () => follower.size },
     reconnectStreams: () => streams.reconnectAll(),
     async close() {

@@ -11,7 +11,7 @@ const keys = connectorKeys(prefix);
 /** A sync state on its own clock, for a connector of its own; `tick` moves the clock on by a minute. */
 function setup() {
   let time = Date.parse('2025-03-01T10:00:00.000Z');
-  const state = createSyncState(testRedis.redis(), prefix, () => new Date(time));
+  const state = createSyncState(testRedis.redis(), prefix, { now: () => new Date(time) });
   return {
     state,
     connectorId: randomUUID(),

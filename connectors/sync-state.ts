@@ -31,13 +31,24 @@ export interface ConnectorSyncStatus {
   watermark?: string;
 }
 
+/** Told of each run that ends (the metrics), once: a run ended again by a retried step is not told twice. */
+export interface SyncRunObserver {
+  ended(run: Pick<SyncSummary, 'mode' | 'outcome'>): void;
+}
+
+const unobserved: SyncRunObserver = { ended: () => undefined };
+
 /**
  * What a connector remembers between and during syncs, in Redis: the run in progress (its id, the
  * external ids it sent so far, the latest modification time it saw), the last run's summary, the ids
  * of the last full sync, and what was last sent of each item. A run's activities are idempotent
  * against this state, so a page repeated after a worker restart changes nothing twice.
  */
-export function createSyncState(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
+export function createSyncState(
+  redis: RedisClient,
+  prefix: string,
+  { now = () => new Date(), observer = unobserved }: { now?: () => Date; observer?: SyncRunObserver } = {},
+) {
   const keys = connectorKeys(prefix);
 
   async function read(connectorId: string): Promise<Record<string, string>> {
@@ -149,6 +160,7 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
         .hDel(keys.syncState(connectorId), ['running', 'runSent', 'runUnchanged', 'runMaxModified'])
         .del(keys.seen(connectorId, runId));
       await multi.exec();
+      observer.ended(summary);
       return summary;
     },
 
@@ -176,6 +188,7 @@ export function createSyncState(redis: RedisClient, prefix: string, now: () => D
       if (running?.runId === runId)
         multi.hDel(keys.syncState(connectorId), ['running', 'runSent', 'runUnchanged', 'runMaxModified']);
       await multi.exec();
+      observer.ended(summary);
     },
 
     /** The summary of run `runId` once it has ended (a retried last step finds its work done). */

@@ -218,6 +218,15 @@ export function createConversationClient(client: Client, taskQueue: string, { ac
       await update(() => handle(ref).signal(requestHandoffSignal, { by: 'visitor' }));
     },
 
+    /** Running conversations waiting for an agent, of every tenant: Temporal's visibility counts them (the metrics). */
+    async countWaitingForAgent(): Promise<number> {
+      const waiting: ConversationStatus = 'waiting_for_agent';
+      const { count } = await client.workflow.count(
+        `WorkflowType = 'conversationWorkflow' AND ExecutionStatus = 'Running' AND ${conversationStatusKey.name} = '${waiting}'`,
+      );
+      return count;
+    },
+
     /**
      * Agents' actions: each resolves once the workflow applied it, or fails with an
      * ActionNotConfirmedError once the wait is over; the same `updateId` again attaches to it.

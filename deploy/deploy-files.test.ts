@@ -64,6 +64,8 @@ const temporalDockerfile = inRepo('deploy/docker/temporal.Dockerfile');
 /** Where each variable whose default is a loopback address must point inside the stack. */
 const inStackAddresses: Record<string, string> = {
   HOST: '0.0.0.0',
+  // Prometheus scrapes the metrics ports over the stack's network (they are never published).
+  METRICS_HOST: '0.0.0.0',
   TEMPORAL_ADDRESS: 'temporal:7233',
   WEAVIATE_URL: 'http://weaviate:8080',
   REDIS_URL: 'redis://redis:6379',

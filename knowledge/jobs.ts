@@ -4,6 +4,17 @@ import type { RedisClient } from '#platform/redis.js';
 export const jobStatuses = ['queued', 'processing', 'searchable', 'skipped', 'metadata_updated', 'failed', 'deleted'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 
+/**
+ * Told of every change of a job's status (the metrics): `queued` when the API accepts a version,
+ * each later status when it changes; `sinceAcceptedMs` is how long ago the version was accepted
+ * (unknown for jobs accepted before that was recorded).
+ */
+export interface JobObserver {
+  changed(status: JobStatus, sinceAcceptedMs: number | undefined): void;
+}
+
+const unobserved: JobObserver = { changed: () => undefined };
+
 export interface Job {
   jobId: string;
   status: JobStatus;
@@ -24,19 +35,22 @@ const generationCounter = 'generations';
 const acceptScript = `
 local previous = redis.call('HGETALL', KEYS[1])
 local generation = redis.call('HINCRBY', KEYS[1], '${generationCounter}', 1)
-redis.call('HSET', KEYS[1], 'status', 'queued', 'knowledgeBaseId', ARGV[1], 'updatedAt', ARGV[2], 'generation', generation)
+redis.call('HSET', KEYS[1], 'status', 'queued', 'knowledgeBaseId', ARGV[1], 'updatedAt', ARGV[2], 'acceptedAt', ARGV[2], 'generation', generation)
 redis.call('HDEL', KEYS[1], 'errorCode', 'errorMessage')
 return {generation, previous}`;
 
+// Answers 0 when a newer version was accepted; else whether the status changed, and when the
+// version was accepted ('' for a job accepted before that was recorded).
 const setScript = `
 if ARGV[1] ~= '' then
   local current = tonumber(redis.call('HGET', KEYS[1], 'generation') or '0')
   if current > tonumber(ARGV[1]) then return 0 end
 end
+local before = redis.call('HGET', KEYS[1], 'status')
 redis.call('HSET', KEYS[1], 'status', ARGV[2], 'knowledgeBaseId', ARGV[3], 'updatedAt', ARGV[4])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'errorCode', ARGV[5], 'errorMessage', ARGV[6])
 else redis.call('HDEL', KEYS[1], 'errorCode', 'errorMessage') end
-return 1`;
+return {before == ARGV[2] and 0 or 1, redis.call('HGET', KEYS[1], 'acceptedAt') or ''}`;
 
 const restoreScript = `
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'status') ~= 'queued' then return 0 end
@@ -52,7 +66,11 @@ return 1`;
  * Each accepted version has a generation; its activity's writes carry it and are dropped once a newer
  * version was accepted, so a status never goes back (finding F30 of the 2026-11 review).
  */
-export function createJobStore(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
+export function createJobStore(
+  redis: RedisClient,
+  prefix: string,
+  { now = () => new Date(), observer = unobserved }: { now?: () => Date; observer?: JobObserver } = {},
+) {
   const key = (tenantId: string, jobId: string) => `${prefix}:job:${tenantId}:${jobId}`;
 
   return tagUnavailable('redis', {
@@ -81,6 +99,7 @@ export function createJobStore(redis: RedisClient, prefix: string, now: () => Da
       const [generation, flat] = reply;
       const previous: Record<string, string> = {};
       for (let i = 0; i < flat.length; i += 2) previous[flat[i]!] = flat[i + 1]!;
+      observer.changed('queued', 0);
       return { generation: Number(generation), previous };
     },
 
@@ -94,18 +113,22 @@ export function createJobStore(redis: RedisClient, prefix: string, now: () => Da
       change: { status: JobStatus; knowledgeBaseId: string; error?: { code: string; message: string } },
       generation?: number,
     ): Promise<boolean> {
-      const written = await redis.eval(setScript, {
+      const at = now();
+      const written = (await redis.eval(setScript, {
         keys: [key(tenantId, jobId)],
         arguments: [
           generation === undefined ? '' : String(generation),
           change.status,
           change.knowledgeBaseId,
-          now().toISOString(),
+          at.toISOString(),
           change.error?.code ?? '',
           change.error?.message ?? '',
         ],
-      });
-      return written === 1;
+      })) as 0 | [number, string];
+      if (written === 0) return false;
+      const [changed, acceptedAt] = written;
+      if (changed === 1) observer.changed(change.status, acceptedAt ? at.getTime() - Date.parse(acceptedAt) : undefined);
+      return true;
     },
 
     /**

@@ -404,6 +404,46 @@ export const variables = {
     description: 'least severe level written to the JSON log',
     usedBy: ['api', 'worker', 'cdn'],
   },
+  METRICS_ENABLED: {
+    schema: { enum: ['true', 'false'] },
+    default: 'true',
+    description:
+      "true serves the Prometheus metrics (docs/operations.md) on ports of their own, never on the public port: the API on METRICS_PORT, each worker on WORKER_METRICS_PORT (its own) and TEMPORAL_METRICS_PORT (the Temporal SDK's); false serves none",
+    usedBy: ['api', 'worker'],
+  },
+  METRICS_HOST: {
+    schema: { type: 'string', minLength: 1 },
+    default: '127.0.0.1',
+    description:
+      'interface the metrics endpoints listen on: this machine only by default; a container sets 0.0.0.0 for Prometheus on its network (the endpoints have no authentication: never publish them)',
+    usedBy: ['api', 'worker'],
+  },
+  METRICS_PORT: {
+    schema: port,
+    default: 9464,
+    description:
+      "port of the API's GET /metrics (0 picks a free port, logged); a cluster of API processes serves them all together there",
+    usedBy: ['api'],
+  },
+  WORKER_METRICS_PORT: {
+    schema: port,
+    default: 9465,
+    description: "port of a worker's own GET /metrics (0 picks a free port, logged)",
+    usedBy: ['worker'],
+  },
+  TEMPORAL_METRICS_PORT: {
+    schema: port,
+    default: 9466,
+    description:
+      "port of the Temporal SDK's metrics of a worker (its task slots, polls, latencies: GET /metrics, names starting temporal_)",
+    usedBy: ['worker'],
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    schema: url,
+    description:
+      'OpenTelemetry collector (OTLP over HTTP, e.g. http://collector:4318): traces of requests, workflows, activities and their Redis and Weaviate calls go to its /v1/traces. Unset, nothing is traced',
+    usedBy: ['api', 'worker'],
+  },
   WORKFLOW_WAIT_SECONDS: {
     schema: { type: 'number', exclusiveMinimum: 0 },
     default: 15,

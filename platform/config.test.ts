@@ -208,3 +208,17 @@ test('the demo page suggests the questions of DEMO_QUESTIONS, a JSON array of st
     );
   }
 });
+
+test('metrics are on by default, each process on its own port on this machine; traces only with a collector', (t) => {
+  const defaults = loadConfig({}, { role: 'worker', localSecrets }).telemetry;
+  t.deepEqual(defaults, { metrics: { enabled: true, host: '127.0.0.1', apiPort: 9464, workerPort: 9465, temporalPort: 9466 } });
+  const set = loadConfig(
+    { METRICS_ENABLED: 'false', METRICS_HOST: '0.0.0.0', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' },
+    { role: 'api', localSecrets },
+  ).telemetry;
+  t.like(set, { metrics: { enabled: false, host: '0.0.0.0' }, otlpEndpoint: 'http://collector:4318' });
+  t.deepEqual(
+    problemsOf(() => loadConfig({ METRICS_ENABLED: 'yes', METRICS_PORT: '70000' }, { role: 'api', localSecrets })).length,
+    2,
+  );
+});

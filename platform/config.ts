@@ -63,6 +63,14 @@ export interface Config {
   shutdownGraceMs: number;
   /** The worker's health listener (HEALTH_PORT); none when unset. */
   healthPort?: number;
+  telemetry: TelemetryConfig;
+}
+
+/** Metrics endpoints (each on a port of its own) and where traces go. */
+export interface TelemetryConfig {
+  metrics: { enabled: boolean; host: string; apiPort: number; workerPort: number; temporalPort: number };
+  /** The OTLP/HTTP collector's base address; without one nothing is traced. */
+  otlpEndpoint?: string;
 }
 
 /** What bounds the API's event streams. */
@@ -274,6 +282,18 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       recheckMs: Number(values.STREAM_RECHECK_SECONDS) * 1000,
     },
     rateLimitPerMinute: Number(values.RATE_LIMIT_PER_MINUTE),
+    telemetry: {
+      metrics: {
+        enabled: values.METRICS_ENABLED === 'true',
+        host: String(values.METRICS_HOST),
+        apiPort: Number(values.METRICS_PORT),
+        workerPort: Number(values.WORKER_METRICS_PORT),
+        temporalPort: Number(values.TEMPORAL_METRICS_PORT),
+      },
+      ...(values.OTEL_EXPORTER_OTLP_ENDPOINT === undefined
+        ? {}
+        : { otlpEndpoint: String(values.OTEL_EXPORTER_OTLP_ENDPOINT).replace(/\/+$/, '') }),
+    },
     credentials: {
       userTokenLifetimeMs: Number(values.USER_TOKEN_LIFETIME_DAYS) * 24 * 3600 * 1000,
       operatorKeyGraceMs: Number(values.OPERATOR_KEY_GRACE_HOURS) * 3600 * 1000,

@@ -1,5 +1,7 @@
 import { InterceptingCall, ListenerBuilder, RequesterBuilder, type Interceptor } from '@grpc/grpc-js';
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import type { Tracer } from '@opentelemetry/api';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ClientOptions } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection } from '@temporalio/worker';
 import type { Logger } from './logger.js';
 
@@ -14,20 +16,28 @@ export interface TemporalClient {
  * connects on first use; gRPC reconnects by itself afterwards. A call that finds Temporal down is
  * retried briefly (four attempts, under a second), then fails so the caller gets a 503 quickly.
  */
-export function createTemporalClient(options: { address: string; namespace: string }): TemporalClient {
+export function createTemporalClient(options: { address: string; namespace: string }, tracer?: Tracer): TemporalClient {
   const inFlight = callCounter();
   const connection = Connection.lazy({
     address: options.address,
     interceptors: [inFlight.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 4 }))],
   });
   return {
-    client: new Client({ connection, namespace: options.namespace }),
+    client: new Client({ connection, namespace: options.namespace, ...tracedClient(tracer) }),
     async close(graceMs = 5_000) {
       // The SDK's retry timers do not check for a closed channel: let them finish first.
       await inFlight.drained(graceMs);
       await connection.close();
     },
   };
+}
+
+/**
+ * A Temporal client's interceptors when tracing: each start, signal, update and query in a span,
+ * its context sent in the call's headers for the workflow to continue.
+ */
+export function tracedClient(tracer: Tracer | undefined): Pick<ClientOptions, 'interceptors'> {
+  return tracer ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer })] } } : {};
 }
 
 /** Counts calls from their start to their final status, retries included. */

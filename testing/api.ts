@@ -9,6 +9,7 @@ import { createTenancy, type Tenancy } from '#tenancy/index.js';
 import { answerClientErrors } from '#api/client-errors.js';
 import { wireApi, type WiredApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
+import type { Telemetry } from '#platform/telemetry.js';
 import { testConfig } from './config.js';
 import { createResponseChecker } from './response-conformance.js';
 import { deleteKeys } from './redis.js';
@@ -22,6 +23,8 @@ export interface TestApi {
   tenancy: Tenancy;
   /** What the API holds open now: event streams, and followings of conversations. */
   live: WiredApi['live'];
+  /** The API's metrics registry, as its endpoint serves it. */
+  metrics: WiredApi['metrics'];
   /** Sends a request; the body, when given, as JSON. */
   request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
   admin(method: string, path: string, body?: unknown): Promise<TestResponse>;
@@ -38,10 +41,14 @@ export interface TestResponse {
  * The real API, wired exactly as the server entry wires it, listening on a free port, with its
  * own Redis prefix (removed again by `close`).
  */
-export async function startTestApi(overrides: Record<string, string> = {}, logDestination?: DestinationStream): Promise<TestApi> {
+export async function startTestApi(
+  overrides: Record<string, string> = {},
+  logDestination?: DestinationStream,
+  telemetry: Partial<Telemetry> = {},
+): Promise<TestApi> {
   const config = testConfig({ ...(logDestination ? { LOG_LEVEL: 'info' } : {}), ...overrides });
   const logger = createLogger({ level: config.logLevel, name: 'api-test' }, logDestination);
-  const api = await wireApi(config, logger);
+  const api = await wireApi(config, logger, telemetry);
   const server: Server = await new Promise((resolve) => {
     const s = answerClientErrors(api.app.listen(0, '127.0.0.1', () => resolve(s)));
   });
@@ -84,6 +91,7 @@ export async function startTestApi(overrides: Record<string, string> = {}, logDe
     redis,
     tenancy: createTenancy(redis, config.redis.prefix, { credentials: config.credentials }),
     live: api.live,
+    metrics: api.metrics,
     request,
     admin: (method, path, body) => request(method, path, { body, headers: { authorization: `Bearer ${adminToken}` } }),
     async close() {

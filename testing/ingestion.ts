@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { poll } from '#platform/poll.js';
+import type { Telemetry } from '#platform/telemetry.js';
 import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
 import { tearDown, type ClosingSteps } from './teardown.js';
 import { startTestWorker, type TestWorker } from './worker.js';
@@ -9,6 +10,8 @@ export interface IngestionStack {
   /** The worker; `stopWorker` and `startWorker` let a test take it away and bring it back. */
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
+  /** The running worker's metrics registry. */
+  workerMetrics(): TestWorker['metrics'] | undefined;
   /** Stopping the worker, then closing the API: a bed that closes more lists these among its own steps. */
   closingSteps: ClosingSteps;
   close(): Promise<void>;
@@ -17,20 +20,25 @@ export interface IngestionStack {
 /** The real API and a real worker sharing a Redis prefix and task queues of their own. */
 export async function startIngestionStack(
   overrides: Record<string, string> = {},
-  options: { worker?: boolean } = {},
+  options: { worker?: boolean; telemetry?: { api?: Partial<Telemetry>; worker?: Partial<Telemetry> } } = {},
 ): Promise<IngestionStack> {
-  const api = await startTestApi({ TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, ...overrides });
+  const api = await startTestApi(
+    { TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, ...overrides },
+    undefined,
+    options.telemetry?.api,
+  );
   let worker: TestWorker | undefined;
   const stack: IngestionStack = {
     api,
     async startWorker() {
       // The worker's connectors ingest through this API, on the port it was given.
-      worker ??= await startTestWorker({ ...api.config, connectorsApiUrl: api.url });
+      worker ??= await startTestWorker({ ...api.config, connectorsApiUrl: api.url }, options.telemetry?.worker);
     },
     async stopWorker() {
       await worker?.stop();
       worker = undefined;
     },
+    workerMetrics: () => worker?.metrics,
     closingSteps: { worker: () => stack.stopWorker(), api: () => api.close() },
     close: () => tearDown(stack.closingSteps),
   };

@@ -4,9 +4,12 @@ import type { TestFn } from 'ava';
 import { bundleWorkflows } from '#worker/bundle.js';
 import type { Config } from '#platform/config.js';
 import { createLogger } from '#platform/logger.js';
-import { wireWorker } from '#worker/wiring.js';
+import type { Telemetry } from '#platform/telemetry.js';
+import { wireWorker, type WiredWorker } from '#worker/wiring.js';
 
 export interface TestWorker {
+  /** The worker's metrics registry, as its endpoint serves it. */
+  metrics: WiredWorker['metrics'];
   stop(): Promise<void>;
 }
 
@@ -20,12 +23,13 @@ export function installQuietRuntime(): void {
 }
 
 /** The real worker, wired as the worker entry wires it, in this process, on the config's task queues. */
-export async function startTestWorker(config: Config): Promise<TestWorker> {
+export async function startTestWorker(config: Config, telemetry: Partial<Telemetry> = {}): Promise<TestWorker> {
   installQuietRuntime();
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await wireWorker(config, createLogger({ level: config.logLevel, name: 'worker-test' }), connection);
+  const worker = await wireWorker(config, createLogger({ level: config.logLevel, name: 'worker-test' }), connection, telemetry);
   const running = worker.run();
   return {
+    metrics: worker.metrics,
     async stop() {
       worker.shutdown();
       await running;

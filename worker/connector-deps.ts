@@ -5,7 +5,7 @@ import { createCmsApi } from '#connectors/cms/cms-api.js';
 import { createConnectorRecords } from '#connectors/records.js';
 import type { Patience } from '#connectors/retrying-get.js';
 import { createShopApi } from '#connectors/shop/shop-api.js';
-import { createSyncState } from '#connectors/sync-state.js';
+import { createSyncState, type SyncRunObserver } from '#connectors/sync-state.js';
 import type { Logger } from '#platform/logger.js';
 import type { OutboundHttp } from '#platform/outbound/outbound-http.js';
 import type { RedisClient } from '#platform/redis.js';
@@ -35,6 +35,8 @@ export function createConnectorActivityDeps(options: {
   http: OutboundHttp;
   logger: Logger;
   maxPagesPerRun: number;
+  /** Told of each sync run that ends (the metrics). */
+  runs?: SyncRunObserver;
 }): ConnectorActivityDeps {
   const { logger } = options;
   const progress = () => heartbeat();
@@ -54,7 +56,7 @@ export function createConnectorActivityDeps(options: {
   };
   return {
     connectors: createConnectorRecords(options.redis, options.prefix, options.secretBox),
-    syncState: createSyncState(options.redis, options.prefix),
+    syncState: createSyncState(options.redis, options.prefix, options.runs ? { observer: options.runs } : {}),
     maxPagesPerRun: options.maxPagesPerRun,
     progress,
     ingestionClient: (apiKey) =>

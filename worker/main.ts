@@ -2,20 +2,27 @@
  * Process entry of a Temporal worker: it runs the workflows and activities of the service. Scale
  * out by starting more of these; each polls the same task queues.
  */
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, type LogLevel } from '@temporalio/worker';
 import { createLogger, type Logger } from '#platform/logger.js';
 import { loadConfigOrExit } from '#platform/process-entry.js';
 import { connectWorker } from '#platform/temporal.js';
+import { startProcessTelemetry } from '#platform/telemetry.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 import { startHealthListener } from './health-listener.js';
 import { watchEarlyShutdown } from './shutdown.js';
+import { installRuntime } from './temporal-runtime.js';
 import { wireWorker, type WiredWorker } from './wiring.js';
 
 const config = loadConfigOrExit('worker');
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
 // The SDK's shutdown signals (SIGINT, SIGTERM) drain the workers (worker/shutdown.ts), so that `run()` returns.
-Runtime.install({ logger: sdkLogger(logger) });
+installRuntime({ logger: sdkLogger(logger) }, config.telemetry.metrics, logger);
 const early = watchEarlyShutdown();
+const telemetry = await startProcessTelemetry(
+  config.telemetry,
+  { serviceName: 'kb-worker', port: config.telemetry.metrics.workerPort },
+  logger,
+);
 
 let worker: WiredWorker | undefined;
 // Up from the start, so that a slow start (the model, the bundle) reads as alive but not ready.
@@ -28,7 +35,7 @@ const connection = await connectWorker(config.temporal, logger);
 const registered = await ensureSearchAttributes(connection, config.temporal.namespace);
 if (registered.length > 0) logger.info({ registered }, 'registered search attributes');
 
-worker = await wireWorker(config, logger, connection);
+worker = await wireWorker(config, logger, connection, telemetry);
 early.stop();
 logger.info(
   { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, healthPort: health?.port },
@@ -40,6 +47,7 @@ try {
   await worker.close();
   await connection.close();
   await health?.close();
+  await telemetry.close();
   logger.info('worker stopped');
 }
 

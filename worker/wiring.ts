@@ -27,8 +27,17 @@ import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-que
 import { connectorTaskQueue } from '#workflows/connectors/task-queues.js';
 import { bundleWorkflows } from './bundle.js';
 import { workerShutdownOptions } from './shutdown.js';
+import { createWorkerMetrics } from './metrics.js';
+import { workerTracingOptions } from './tracing.js';
+import { createMetricsRegistry } from '#platform/metrics/registry.js';
+import { tracedClient } from '#platform/temporal.js';
+import type { Telemetry } from '#platform/telemetry.js';
+import { traceCalls } from '#platform/tracing/traced-calls.js';
+import { traceRedisCommands } from '#platform/tracing/traced-redis.js';
 
 export interface WiredWorker {
+  /** The process's metrics (`platform/metrics/`), for its endpoint. */
+  metrics: Telemetry['metrics'];
   /** Polls every task queue until shutdown (SIGINT/SIGTERM, or `shutdown()`). */
   run(): Promise<void>;
   shutdown(): void;
@@ -44,14 +53,25 @@ export interface WiredWorker {
  * with slots of their own, so a source that holds them never delays answering or ingestion), sharing
  * one workflow bundle and one set of clients. The worker entry and the integration tests both use it.
  */
-export async function wireWorker(config: Config, logger: Logger, connection: NativeConnection): Promise<WiredWorker> {
-  const redis = createRedisClient(config.redis.url, logger);
+export async function wireWorker(
+  config: Config,
+  logger: Logger,
+  connection: NativeConnection,
+  telemetry: Partial<Telemetry> = {},
+): Promise<WiredWorker> {
+  const registry = telemetry.metrics ?? createMetricsRegistry();
+  const metrics = createWorkerMetrics(registry);
+  const { tracing } = telemetry;
+  const tracer = tracing?.tracer;
+  const untracedRedis = createRedisClient(config.redis.url, logger);
+  const redis = tracer ? traceRedisCommands(untracedRedis, tracer) : untracedRedis;
   connectInBackground(redis, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
   const embedders = await createProcessEmbedders(config.embeddings);
   const embedder = embedders.documents;
   const sentences = await createSentenceEmbedders(config.embeddings, embedders, config.localModelDir);
-  const chunkIndex = createChunkIndex(weaviate, embedder.space);
+  const untracedChunks = createChunkIndex(weaviate, embedder.space);
+  const chunkIndex = tracer ? traceCalls(untracedChunks, tracer, 'weaviate') : untracedChunks;
   // The collection is defined in code and created here, idempotently; while Weaviate is away the
   // first activity that needs it tries again.
   await chunkIndex
@@ -66,8 +86,8 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   });
   const transcript = createTranscript(redis, config.redis.prefix);
   const secretBox = secretBoxFromConfig(config);
-  const jobs = createJobStore(redis, config.redis.prefix);
-  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const jobs = createJobStore(redis, config.redis.prefix, { observer: metrics.jobs });
+  const temporal = new Client({ connection, namespace: config.temporal.namespace, ...tracedClient(tracer) });
   // Every request a connector makes for a tenant; loadConfig refuses the allowance in production.
   const outbound = createOutboundHttp({
     allowedNetworks: config.outbound.allowPrivateNetworks ? everyNetwork : [],
@@ -92,17 +112,19 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       events: createEventPublisher(redis, config.redis.prefix),
       answerQuestion: createQuestionAnswerer({
         search,
-        generator: createAnswerGenerator(config.answers, logger, sentences.answering),
+        generator: createAnswerGenerator(config.answers, logger, sentences.answering, metrics.answerFallback),
         retrieval: answerRetrieval,
         evidence: config.answerEvidence,
         sentences: sentences.answering,
       }),
+      metrics: metrics.conversations,
     },
     delivery: {
       transcript,
       channel: createChannelState(redis, config.redis.prefix),
       connections: createMessagingConnections(redis, config.redis.prefix, secretBox),
       graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
+      metrics: metrics.delivery,
     },
     connectors: createConnectorActivityDeps({
       redis,
@@ -112,10 +134,12 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
       http: outbound,
       logger,
       maxPagesPerRun: config.connectors.maxPagesPerRun,
+      runs: metrics.connectors,
     }),
   });
 
-  const workflowBundle = await bundleWorkflows();
+  const workflowBundle = await bundleWorkflows({ tracing: tracing !== undefined });
+  const traced = workerTracingOptions(tracing);
   const base = config.temporal.taskQueue;
   const queues = [
     { taskQueue: base, maxConcurrentActivityTaskExecutions: 16, workflows: true },
@@ -137,6 +161,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
         activities,
         // Shutdown stops polling, lets running activities finish within the grace, then cancels them.
         ...workerShutdownOptions(config.shutdownGraceMs),
+        ...traced,
         ...queue,
       }),
     ),
@@ -144,6 +169,7 @@ export async function wireWorker(config: Config, logger: Logger, connection: Nat
   logger.info({ taskQueues: queues.map((q) => q.taskQueue), embeddings: embedder.space }, 'worker ready');
 
   return {
+    metrics: registry,
     async run() {
       await Promise.all(workers.map((worker) => worker.run()));
     },

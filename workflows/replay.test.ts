@@ -1,4 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { Resource } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import test from 'ava';
@@ -21,5 +24,17 @@ test('recorded histories replay unchanged with the current workflow code', async
   for (const file of recorded) {
     const history = proto.temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(new URL(file, folder), 'utf8')));
     await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle }, history, file), file);
+  }
+});
+
+test('recorded histories replay unchanged with the tracing interceptors bundled in', async (t) => {
+  installQuietRuntime();
+  const workflowBundle = await bundleWorkflows({ tracing: true });
+  const sinks = {
+    exporter: makeWorkflowExporter(new SimpleSpanProcessor(new InMemorySpanExporter()), Resource.default() as Resource),
+  };
+  for (const file of recorded) {
+    const history = proto.temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(new URL(file, folder), 'utf8')));
+    await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle, sinks }, history, file), file);
   }
 });

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { AnswerQuestion } from '#answering/answer-question.js';
+import type { AnswerQuestion, AnsweredQuestion } from '#answering/answer-question.js';
 import { asksForHuman } from '#answering/handoff-intent.js';
 import { resolveLocale, stringsFor, type OperatorStrings } from '#answering/locales.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
@@ -28,8 +28,19 @@ export interface ConversationActivityDeps {
    * refuses it past the budget); a messaging customer cannot be refused, so theirs are counted here.
    */
   answerBudget: Pick<AnswerBudget, 'spend'>;
+  metrics?: ConversationMetrics;
   now?: () => Date;
 }
+
+/** What the conversation activities count (the worker's metrics). */
+export interface ConversationMetrics {
+  /** An answer was written, or "I don't know" said: by which generator, and how long retrieving and writing took. */
+  answered(answer: Pick<AnsweredQuestion, 'outcome' | 'generator'>, seconds: number): void;
+  /** A conversation was handed to a person: it now waits for an agent. */
+  handedOff(channel: ConversationRef['channel']): void;
+}
+
+const uncounted: ConversationMetrics = { answered: () => undefined, handedOff: () => undefined };
 
 const notices: Record<StatusNotice, (strings: OperatorStrings, agent: Agent | null) => string> = {
   handoffStarted: (strings) => strings.handoffStarted,
@@ -51,6 +62,7 @@ export function createConversationActivities({
   events,
   answerQuestion,
   answerBudget,
+  metrics = uncounted,
   now = () => new Date(),
 }: ConversationActivityDeps) {
   const publish = (ref: ConversationRef, event: ConversationEvent) => events.publish(ref.conversationId, event);
@@ -90,10 +102,12 @@ export function createConversationActivities({
         return { handoffRequested: true };
       }
 
+      const started = performance.now();
       const answer = await answerQuestion(
         { tenantId: ref.tenantId, knowledgeBaseId: ref.knowledgeBaseId, question: message.text, locale },
         tokens,
       );
+      metrics.answered(answer, (performance.now() - started) / 1000);
       await tokens.flush();
       context.log.info('answered', { outcome: answer.outcome, generator: answer.generator, citations: answer.citations.length });
       await publish(ref, { type: 'citations', replyTo, citations: answer.citations });
@@ -148,6 +162,9 @@ export function createConversationActivities({
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));
       }
       await publish(ref, { type: 'status', status: input.status, agentName: input.agent?.name ?? null });
+      // Counted once the attempt has done everything (a retried one counts once); a reminder to a
+      // customer still waiting is no new handoff.
+      if (input.status === 'waiting_for_agent' && input.notice !== 'stillWaitingForAgent') metrics.handedOff(ref.channel);
     },
 
     async recordAgentMessage(input: {

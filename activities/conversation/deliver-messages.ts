@@ -31,12 +31,22 @@ export interface DeliveryDeps {
   channel: ChannelState;
   connections: DeliveryConnections;
   graph: GraphClient;
+  metrics?: DeliveryMetrics;
   now?: () => Date;
   /**
    * Kept back from a run's timeout: no send starts later than this before it, so the last one (a
    * Graph call of at most its own timeout) ends before the run's timeout does. Default 15 s.
    */
   reserveMs?: number;
+}
+
+/**
+ * What delivering counts (the worker's metrics), per message: `sent`, or why it failed for good (a
+ * code of our own: `window_closed`, `token_invalid`, `connection_removed`, `platform_error`, ...);
+ * and each send the platform refused for now (`retried`: Temporal tries the run again).
+ */
+export interface DeliveryMetrics {
+  delivered(outcome: string): void;
 }
 
 /** What a run did; `more`: it stopped for time with messages left, which the next run sends. */
@@ -76,12 +86,15 @@ export function createDeliveryActivities({
   channel,
   connections,
   graph,
+  metrics = { delivered: () => undefined },
   now = () => new Date(),
   reserveMs = 15_000,
 }: DeliveryDeps) {
   async function fail(ref: ConversationRef, message: ChatMessage, code: string, text: string, partsSent: string[] = []) {
     const problem: DeliveryProblem = { code, message: text, at: now().toISOString() };
     await channel.recordFailed(ref.conversationId, message.id, problem, partsSent);
+    // The platform's own error numbers are many: the metric keeps their kind.
+    metrics.delivered(code.startsWith('platform_error_') ? 'platform_error' : code);
   }
 
   async function deliver(ref: ConversationRef, run: DeliveryRun): Promise<DeliveryResult> {
@@ -138,6 +151,7 @@ export function createDeliveryActivities({
             });
           }
         } catch (error) {
+          if (error instanceof GraphApiError && error.kind === 'retryable') metrics.delivered('retried');
           if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;
           if (error.kind === 'token_invalid') {
             await connections.markTokenInvalid(connection.id);
@@ -147,6 +161,7 @@ export function createDeliveryActivities({
           return 'failed';
         }
         await channel.recordSent(conversationId, message.id, platformIds as string[], connection.id);
+        metrics.delivered('sent');
         return 'sent';
       }
 

@@ -1,12 +1,12 @@
 import type { Middleware } from 'koa';
-import { notFound, statusError, toAppError } from '../errors.js';
+import { notFound, statusError, toAppError, type AppError } from '../errors.js';
 
 /**
  * First in the chain: renders every failure in the one error body, and answers unknown routes
  * with 404 `not_found` (and a bare 405 or 501 from the routers likewise). Unexpected errors are
- * handed to `app.on('error')` for logging.
+ * handed to `app.on('error')` for logging; `observe` sees every error rendered (the metrics).
  */
-export function errorHandler(): Middleware {
+export function errorHandler(observe: (error: AppError) => void = () => undefined): Middleware {
   return async function errorHandler(ctx, next) {
     try {
       await next();
@@ -14,6 +14,7 @@ export function errorHandler(): Middleware {
       if (ctx.body == null && ctx.status >= 400) throw statusError(ctx.status);
     } catch (error) {
       const appError = toAppError(error);
+      observe(appError);
       ctx.status = appError.status;
       ctx.set(appError.headers);
       ctx.body = appError.toBody();

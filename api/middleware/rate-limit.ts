@@ -34,7 +34,7 @@ export function rateLimitBy<State>(redis: RedisClient, options: RateLimitOptions
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw asUnavailable('redis', rejection);
       ctx.set(headers(rejection, options.limit));
-      throw rateLimited(secondsToWait(rejection), options.subject);
+      throw rateLimited(secondsToWait(rejection), options.subject, options.name);
     }
     ctx.set(headers(result, options.limit));
     await next();
@@ -60,7 +60,7 @@ export function limitRefusals<State>(
     });
     if (refused && refused.consumedPoints >= options.limit) {
       ctx.set(headers(refused, options.limit));
-      throw rateLimited(secondsToWait(refused), options.subject);
+      throw rateLimited(secondsToWait(refused), options.subject, options.name);
     }
     let passed = false;
     try {

@@ -2,7 +2,8 @@ import type { MessagingConnection, MessagingConnections } from '#messaging/conne
 import type { Inbound } from '#messaging/inbound.js';
 import { MalformedDeliveryError, readWebhookDelivery } from '#messaging/webhook-payload.js';
 import { verifySignature, verifyTokenMatches } from '#messaging/webhook-signature.js';
-import { forbidden, invalidPayload, notFound, unauthorized } from '../errors.js';
+import type { Middleware } from 'koa';
+import { forbidden, invalidPayload, notFound, toAppError, unauthorized } from '../errors.js';
 import { readRawBody } from '../raw-body.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { webhookAcknowledgement } from '../schemas/messaging-webhooks.js';
@@ -17,6 +18,37 @@ export interface MessagingWebhooksRouterDeps {
    * data, a promoted staging store).
    */
   allowDevelopmentMode: boolean;
+  metrics?: WebhookMetrics;
+}
+
+/** What the webhook counts (the API's metrics): each delivery, by how it was answered. */
+export interface WebhookMetrics {
+  answered(outcome: WebhookOutcome): void;
+}
+
+export type WebhookOutcome =
+  'acknowledged' | 'malformed' | 'bad_signature' | 'unverifiable' | 'unknown_connection' | 'too_large' | 'unavailable' | 'failed';
+
+const outcomesByStatus: Record<number, WebhookOutcome> = {
+  400: 'malformed',
+  401: 'bad_signature',
+  403: 'unverifiable',
+  404: 'unknown_connection',
+  413: 'too_large',
+  503: 'unavailable',
+};
+
+/** Counts each delivery by its answer: acknowledged, or why not. */
+function countOutcome(metrics: WebhookMetrics): Middleware {
+  return async function countOutcome(_ctx, next) {
+    try {
+      await next();
+      metrics.answered('acknowledged');
+    } catch (error) {
+      metrics.answered(outcomesByStatus[toAppError(error).status] ?? 'failed');
+      throw error;
+    }
+  };
 }
 
 /** The platform sends at most a few megabytes in one delivery. */
@@ -28,7 +60,12 @@ const deliveryLimitBytes = 4 * 1024 * 1024;
  * is checked against the connection's app secret over its exact bytes, handed to the conversation
  * workflows (durable before the answer) and answered at once; the AI answers afterwards.
  */
-export function createMessagingWebhooksRouter({ connections, inbound, allowDevelopmentMode }: MessagingWebhooksRouterDeps) {
+export function createMessagingWebhooksRouter({
+  connections,
+  inbound,
+  allowDevelopmentMode,
+  metrics = { answered: () => undefined },
+}: MessagingWebhooksRouterDeps) {
   const router = new DocumentedRouter<ApiState>({ tags: ['Messaging webhooks'], security: 'none', errors: [404, 503] });
 
   async function connectionOf(ctx: { params: Record<string, string> }): Promise<MessagingConnection> {
@@ -74,6 +111,7 @@ export function createMessagingWebhooksRouter({ connections, inbound, allowDevel
       responses: { 200: { description: 'Taken in', schema: webhookAcknowledgement } },
       errors: [400, 401, 403, 413],
     },
+    countOutcome(metrics),
     async (ctx) => {
       const connection = await connectionOf(ctx);
       const raw = await readRawBody(ctx, deliveryLimitBytes);

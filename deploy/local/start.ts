@@ -4,7 +4,7 @@
  */
 import { createAdminClient, createApiClient } from '#cli/admin-client.js';
 import { readOrCreateLocalSecrets } from '#platform/local-secrets.js';
-import { startAppProcesses } from './app-processes.js';
+import { metricsAddresses, startAppProcesses } from './app-processes.js';
 import { loadDemoContent } from './demo-content.js';
 import { describeSeeding, publishDemoHelpCentre } from './demo-seed.js';
 import { ensureDemoTenant } from './demo-tenant.js';
@@ -29,6 +29,7 @@ const demoContent = ['0', 'false'].includes(process.env.DEMO ?? '') ? undefined 
 
 log(`starting the ${profile} stack; data in ${plan.paths.data}`);
 const stack = await startStack(plan);
+const workerProcesses = profile === 'production' ? Number(process.env.WORKER_PROCESSES || 2) : 1;
 const apps = startAppProcesses({
   paths: plan.paths,
   env: {
@@ -45,7 +46,7 @@ const apps = startAppProcesses({
     ...(demoContent && { DEMO_QUESTIONS: JSON.stringify(demoContent.suggestedQuestions.map(({ question }) => question)) }),
   },
   apiProcesses: profile === 'production' ? Number(process.env.API_PROCESSES || 2) : 1,
-  workerProcesses: profile === 'production' ? Number(process.env.WORKER_PROCESSES || 2) : 1,
+  workerProcesses,
 });
 
 let stopping = false;
@@ -83,6 +84,7 @@ try {
   REST API         ${apiUrl}   (OpenAPI: ${apiUrl}/openapi.json)
   Temporal UI      ${plan.profile === 'dev' ? `http://127.0.0.1:${plan.temporal.ui}` : 'none in this profile (deploy/compose.yaml runs one)'}
   Widget files     ${cdnUrl}
+  Metrics          ${metricsAddresses(process.env, workerProcesses).join('\n                   ') || 'off (METRICS_ENABLED=false)'}
   Admin token      ${secrets.adminToken}
 
   Demo tenant      ${demo.tenantId}

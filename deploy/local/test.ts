@@ -36,6 +36,9 @@ try {
     ...process.env,
     ...stack.env,
     NODE_ENV: 'test',
+    // Tests run many API and worker processes at once, beside `npm start`: none serves metrics on the
+    // fixed ports; the tests of the metrics endpoints choose free ones.
+    METRICS_ENABLED: 'false',
   });
 } finally {
   await stack.stop();

@@ -1,0 +1,59 @@
+import type { Registry } from 'prom-client';
+import { counterOn, histogramOn } from '#platform/metrics/registry.js';
+import type { ConversationMetrics } from '#activities/conversation/conversation-activities.js';
+import type { DeliveryMetrics } from '#activities/conversation/deliver-messages.js';
+import type { SyncRunObserver } from '#connectors/sync-state.js';
+import { createJobMetrics } from '#knowledge/job-metrics.js';
+
+/**
+ * A worker process's metrics, defined on its registry, and the recorders handed to the activities'
+ * dependencies. Labels are bounded sets only (outcomes, generators, channels, modes): never a
+ * tenant, an id or free text. The Temporal SDK's own metrics are served apart (`temporal-runtime.ts`).
+ */
+export function createWorkerMetrics(registry: Registry) {
+  const answers = histogramOn(
+    registry,
+    'kb_answer_duration_seconds',
+    'Time to answer a message (retrieval and writing), by outcome (answered, or unknown: "I don\'t know") and generator',
+    [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
+    ['outcome', 'generator'],
+  );
+  const fallbacks = counterOn(
+    registry,
+    'kb_answer_fallbacks_total',
+    'Answers the configured generator failed to write, written by the extractive one instead, by failed generator',
+    ['generator'],
+  );
+  const handoffs = counterOn(
+    registry,
+    'kb_handoffs_total',
+    'Conversations handed to a person (now waiting for an agent), by channel',
+    ['channel'],
+  );
+  const deliveries = counterOn(
+    registry,
+    'kb_messaging_deliveries_total',
+    'Messages sent to messaging customers, by outcome: sent, failed for good (window_closed, token_invalid, ...), or retried',
+    ['outcome'],
+  );
+  const connectorRuns = counterOn(
+    registry,
+    'kb_connector_runs_total',
+    'Connector sync runs ended, by mode (full, incremental) and outcome (succeeded, failed)',
+    ['mode', 'outcome'],
+  );
+
+  const conversations: ConversationMetrics = {
+    answered: ({ outcome, generator }, seconds) => answers.observe({ outcome, generator }, seconds),
+    handedOff: (channel) => handoffs.inc({ channel }),
+  };
+  const delivery: DeliveryMetrics = { delivered: (outcome) => deliveries.inc({ outcome }) };
+  const connectors: SyncRunObserver = { ended: ({ mode, outcome }) => connectorRuns.inc({ mode, outcome }) };
+  return {
+    jobs: createJobMetrics(registry),
+    conversations,
+    delivery,
+    connectors,
+    answerFallback: (generator: string) => fallbacks.inc({ generator }),
+  };
+}
