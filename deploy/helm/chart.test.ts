@@ -154,6 +154,24 @@ for (const rendering of Object.keys(valuesFiles) as Rendering[]) {
     }
   });
 
+  test(`${rendering} values: the API and the worker serve their metrics on ports Prometheus can reach`, (t) => {
+    for (const deployment of manifestsOf(rendering).filter((m) => m.kind === 'Deployment')) {
+      const component = componentOf(deployment);
+      const [container] = deployment.spec.template.spec.containers;
+      const env = new Map<string, string>(container.env.map((e: any) => [e.name, e.value]));
+      const ports = new Map<string, number>(container.ports.map((p: any) => [p.name, p.containerPort]));
+      if (component === 'cdn') {
+        t.false(ports.has('metrics'), 'the widget files have no metrics');
+        continue;
+      }
+      t.is(env.get('METRICS_HOST'), '0.0.0.0', `${component}: metrics listen beyond the pod's loopback`);
+      const own = component === 'api' ? 'METRICS_PORT' : 'WORKER_METRICS_PORT';
+      t.is(env.get(own), String(ports.get('metrics')), `${component}: the metrics port is ${own}`);
+      t.is(deployment.spec.template.metadata.annotations['prometheus.io/port'], env.get(own));
+      if (component === 'worker') t.is(env.get('TEMPORAL_METRICS_PORT'), String(ports.get('temporal-metrics')));
+    }
+  });
+
   test(`${rendering} values: each process gets what production needs, and its secrets from the Secret only`, (t) => {
     const manifests = manifestsOf(rendering);
     const configMap = manifests.find((m) => m.kind === 'ConfigMap')!;

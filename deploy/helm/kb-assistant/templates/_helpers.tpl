@@ -66,7 +66,7 @@ The variables the chart sets itself, from the values above `config` in values.ya
 set them.
 */}}
 {{- define "kb-assistant.reservedVariables" -}}
-NODE_ENV HOST PORT CDN_PORT HEALTH_PORT PUBLIC_BASE_URL TRUSTED_PROXY_HOPS TEMPORAL_ADDRESS TEMPORAL_NAMESPACE TEMPORAL_TASK_QUEUE WEAVIATE_URL WEAVIATE_GRPC_HOST WEAVIATE_GRPC_PORT REDIS_URL REDIS_PREFIX CONNECTORS_API_URL SHUTDOWN_GRACE_SECONDS ADMIN_TOKEN SECRETS_KEY SECRETS_PREVIOUS_KEYS WEAVIATE_API_KEY EMBEDDINGS_API_KEY ANSWERS_API_KEY
+NODE_ENV HOST PORT CDN_PORT HEALTH_PORT PUBLIC_BASE_URL TRUSTED_PROXY_HOPS TEMPORAL_ADDRESS TEMPORAL_NAMESPACE TEMPORAL_TASK_QUEUE WEAVIATE_URL WEAVIATE_GRPC_HOST WEAVIATE_GRPC_PORT REDIS_URL REDIS_PREFIX CONNECTORS_API_URL SHUTDOWN_GRACE_SECONDS METRICS_ENABLED METRICS_HOST METRICS_PORT WORKER_METRICS_PORT TEMPORAL_METRICS_PORT OTEL_EXPORTER_OTLP_ENDPOINT ADMIN_TOKEN SECRETS_KEY SECRETS_PREVIOUS_KEYS WEAVIATE_API_KEY EMBEDDINGS_API_KEY ANSWERS_API_KEY
 {{- end -}}
 
 {{/* The secrets each process reads (platform/config-variables.ts, `secret: true`), and whether it cannot start without. */}}
@@ -115,6 +115,21 @@ NODE_ENV HOST PORT CDN_PORT HEALTH_PORT PUBLIC_BASE_URL TRUSTED_PROXY_HOPS TEMPO
   value: {{ $values.weaviate.grpcPort | quote }}
 - name: REDIS_PREFIX
   value: {{ $values.redis.prefix | quote }}
+# Metrics on a port of their own, reachable by Prometheus inside the cluster (docs/operations.md).
+- name: METRICS_ENABLED
+  value: {{ $values.metrics.enabled | quote }}
+- name: METRICS_HOST
+  value: 0.0.0.0
+- name: METRICS_PORT
+  value: {{ $values.metrics.apiPort | quote }}
+- name: WORKER_METRICS_PORT
+  value: {{ $values.metrics.workerPort | quote }}
+- name: TEMPORAL_METRICS_PORT
+  value: {{ $values.metrics.temporalPort | quote }}
+{{- with $values.tracing.otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ . | quote }}
+{{- end }}
 {{- end }}
 {{- if eq .component "api" }}
 - name: PORT
