@@ -112,6 +112,9 @@ try {
         keepExternalIds: [],
       },
       [200, 202],
+      // The API holds a cleanup request up to CLEANUP_WAIT_SECONDS (60 s) before it answers 202: a
+      // client that gives up sooner sends it again and again, and never hears the answer.
+      { timeoutMs: 90_000 },
     );
     const done = result.orphanedExternalIds ? result : await awaitCleanup(result, tenant.headers);
     const listed = new Set<string>(done.orphanedExternalIds);

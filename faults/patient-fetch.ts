@@ -52,12 +52,17 @@ export async function patientJson(
   headers: Record<string, string>,
   body: unknown,
   expected: number[] = [200],
+  patience?: Parameters<typeof patientFetch>[2],
 ): Promise<any> {
-  const answer = await patientFetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const answer = await patientFetch(
+    url,
+    {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    },
+    patience,
+  );
   if (!expected.includes(answer.status)) {
     throw new Error(`${method} ${new URL(url).pathname} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
   }
