@@ -84,7 +84,9 @@ test('a body is read only after authentication, and only by a route that takes o
 test('an unknown route is 404 not_found in the same shape', async (t) => {
   const response = await api.request('GET', '/no/such/route');
   t.is(response.status, 404);
-  t.deepEqual(response.body, { error: { code: 'not_found', message: 'No route GET /no/such/route.' } });
+  t.deepEqual(response.body, {
+    error: { code: 'not_found', message: 'No route GET /no/such/route.', requestId: response.headers.get('x-request-id') },
+  });
 });
 
 test('a known route asked with another method is 405 with Allow', async (t) => {
@@ -135,6 +137,16 @@ test('every answer carries a request id; a sane one from the caller is kept', as
 
   const insane = await api.request('GET', '/live', { headers: { 'x-request-id': 'x'.repeat(300) } });
   t.regex(insane.headers.get('x-request-id') ?? '', /^req_/);
+});
+
+test("an error body names its request id, the caller's own when it sent one", async (t) => {
+  const refused = await api.request('GET', '/knowledge-bases', { headers: { 'x-request-id': 'support-case-42' } });
+  t.is(refused.status, 401);
+  t.is(refused.body.error.requestId, 'support-case-42');
+
+  const unknown = await api.request('GET', '/no/such/route');
+  t.regex(unknown.body.error.requestId, /^req_[0-9a-f-]{36}$/);
+  t.is(unknown.body.error.requestId, unknown.headers.get('x-request-id'));
 });
 
 test('answers are never cached or sniffed', async (t) => {

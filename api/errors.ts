@@ -6,7 +6,10 @@ export interface ErrorDetail {
   [field: string]: unknown;
 }
 
-/** Every failure the API reports, rendered as `{"error": {code, message, details?}}`. */
+/**
+ * Every failure the API reports, rendered as `{"error": {code, message, details?, requestId?}}`: the
+ * contract's shape, plus the answer's request id, which ties it to its log lines and trace.
+ */
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -19,8 +22,15 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
-  toBody() {
-    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+  toBody(requestId?: string) {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details ? { details: this.details } : {}),
+        ...(requestId ? { requestId } : {}),
+      },
+    };
   }
 }
 

@@ -78,6 +78,8 @@ export async function startMeasuredStack(
     CHAT_CONVERSATIONS_PER_HOUR: '1000000',
     OPERATOR_ANSWERS_PER_DAY: '1000000',
     USER_PER_MINUTE: '1000000',
+    // Measured stacks run beside `npm start` and each other: their processes would contend for its metrics ports.
+    METRICS_ENABLED: 'false',
     ...env,
   };
   const redis = createClient({ url: stack.env.REDIS_URL });

@@ -25,7 +25,13 @@ test('a valid key with the scope reads its own knowledge bases', async (t) => {
 test('a missing key is 401', async (t) => {
   const response = await api.request('GET', '/knowledge-bases');
   t.is(response.status, 401);
-  t.deepEqual(response.body, { error: { code: 'unauthorized', message: 'Missing API key: send it in the x-api-key header.' } });
+  t.deepEqual(response.body, {
+    error: {
+      code: 'unauthorized',
+      message: 'Missing API key: send it in the x-api-key header.',
+      requestId: response.headers.get('x-request-id'),
+    },
+  });
 });
 
 test('an unknown key is 401', async (t) => {
@@ -58,7 +64,13 @@ test('a key without the scope is 403 forbidden, naming the scope', async (t) => 
   const { headers } = await createTenantWithKey(api, ['iq:import', 'articles:read']);
   const response = await api.request('GET', '/knowledge-bases', { headers });
   t.is(response.status, 403);
-  t.deepEqual(response.body, { error: { code: 'forbidden', message: 'This API key lacks the iq:read scope.' } });
+  t.deepEqual(response.body, {
+    error: {
+      code: 'forbidden',
+      message: 'This API key lacks the iq:read scope.',
+      requestId: response.headers.get('x-request-id'),
+    },
+  });
 });
 
 test("another tenant's knowledge base is 403; one that exists nowhere is 404", async (t) => {

@@ -17,7 +17,7 @@ export function errorHandler(observe: (error: AppError) => void = () => undefine
       observe(appError);
       ctx.status = appError.status;
       ctx.set(appError.headers);
-      ctx.body = appError.toBody();
+      ctx.body = appError.toBody(ctx.state.requestId);
       // Only the unexpected is an error to log with its stack; a 503 for a dependency that is down
       // is already in the request line.
       if (appError.code === 'internal') ctx.app.emit('error', error, ctx);

@@ -39,6 +39,11 @@ export const errorBody = {
             },
           },
         },
+        requestId: {
+          type: 'string',
+          description:
+            'Extension: the `x-request-id` of this answer. Quote it to support: it finds the request in the logs and its trace.',
+        },
       },
     },
   },
