@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
+import { closeServer } from '#platform/close-server.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createLogger } from '#platform/logger.js';
 import { poll } from '#platform/poll.js';
@@ -95,8 +96,7 @@ export async function startTestApi(
     request,
     admin: (method, path, body) => request(method, path, { body, headers: { authorization: `Bearer ${adminToken}` } }),
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
       await api.close();
       try {
         // A test that stopped and restarted Redis may close while this client is still reconnecting.

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { closeServer } from '#platform/close-server.js';
 import { withTimeout } from '#platform/time-limit.js';
 import { createCdnApp } from '#widget-cdn/app.js';
 import { bundleWidget } from '#widget-cdn/build/bundle.js';
@@ -149,9 +150,4 @@ function listen(handler: RequestListener): Promise<Server> {
 
 function urlOf(server: Server, host: string): string {
   return `http://${host}:${(server.address() as AddressInfo).port}`;
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }

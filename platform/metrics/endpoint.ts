@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, type Registry } from 'prom-client';
+import { closeServer } from '../close-server.js';
 import type { Logger } from '../logger.js';
 
 export interface MetricsEndpointSettings {
@@ -82,11 +83,4 @@ export function exposeRegistry(
 export function serveClusterMetrics(settings: MetricsEndpointSettings, logger: Logger): Promise<MetricsEndpoint | undefined> {
   const aggregator = new AggregatorRegistry();
   return serveMetrics({ contentType: aggregator.contentType, text: () => aggregator.clusterMetrics() }, settings, logger);
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }
