@@ -63,7 +63,11 @@ const acceptConcurrency = 32;
  * durably recorded it (no worker needs to be running); a Temporal that cannot be reached fails it
  * with a DependencyUnavailableError.
  */
-export function createIngestionClient(temporal: Client, taskQueueBase: string, jobs: Pick<JobStore, 'accept' | 'restore'>) {
+export function createIngestionClient(
+  temporal: Client,
+  taskQueueBase: string,
+  jobs: Pick<JobStore, 'accept' | 'restore' | 'queued'>,
+) {
   /**
    * Hands an operation to the item's workflow: signals it while it runs, otherwise starts it with the
    * signal (one call, so no operation can fall between a finished run and a new one).
@@ -109,6 +113,7 @@ export function createIngestionClient(temporal: Client, taskQueueBase: string, j
       await jobs.restore(tenantId, jobId, accepted).catch(() => undefined);
       throw error;
     }
+    jobs.queued();
     return jobId;
   }
 

@@ -5,7 +5,7 @@ export const jobStatuses = ['queued', 'processing', 'searchable', 'skipped', 'me
 export type JobStatus = (typeof jobStatuses)[number];
 
 /**
- * Told of every change of a job's status (the metrics): `queued` when the API accepts a version,
+ * Told of every change of a job's status (the metrics): `queued` once Temporal has an accepted version,
  * each later status when it changes; `sinceAcceptedMs` is how long ago the version was accepted
  * (unknown for jobs accepted before that was recorded).
  */
@@ -99,8 +99,15 @@ export function createJobStore(
       const [generation, flat] = reply;
       const previous: Record<string, string> = {};
       for (let i = 0; i < flat.length; i += 2) previous[flat[i]!] = flat[i + 1]!;
-      observer.changed('queued', 0);
       return { generation: Number(generation), previous };
+    },
+
+    /**
+     * The accepted version is in its workflow (Temporal recorded it): counted as `queued` now, so an
+     * accept that `restore` undid, answered 503, is never counted.
+     */
+    queued(): void {
+      observer.changed('queued', 0);
     },
 
     /**

@@ -4,6 +4,7 @@
  */
 import { createAdminClient, createApiClient } from '#cli/admin-client.js';
 import { readOrCreateLocalSecrets } from '#platform/local-secrets.js';
+import { variables } from '#platform/config-variables.js';
 import { metricsAddresses, startAppProcesses } from './app-processes.js';
 import { loadDemoContent } from './demo-content.js';
 import { describeSeeding, publishDemoHelpCentre } from './demo-seed.js';
@@ -49,12 +50,17 @@ const apps = startAppProcesses({
   workerProcesses,
 });
 
+// Ctrl-C gives our processes their whole shutdown grace: the worker lets running activities finish for
+// SHUTDOWN_GRACE_SECONDS, then gives up 10 s later; 5 s more before they are killed (as the Helm chart does).
+const shutdownGraceSeconds = Number(process.env.SHUTDOWN_GRACE_SECONDS ?? variables.SHUTDOWN_GRACE_SECONDS.default);
+const stopDeadlineMs = (shutdownGraceSeconds + 10 + 5) * 1000;
+
 let stopping = false;
 async function stopAll(): Promise<void> {
   if (stopping) return;
   stopping = true;
   log('stopping');
-  await Promise.all(apps.all.map((app) => app.stop()));
+  await Promise.all(apps.all.map((app) => app.stop(stopDeadlineMs)));
   await stack.stop();
   log('stopped');
 }

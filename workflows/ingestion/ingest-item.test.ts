@@ -30,6 +30,7 @@ const ingestionOn = (taskQueueBase: string) =>
   createIngestionClient(temporal.client(), taskQueueBase, {
     accept: async () => ({ generation: 1, previous: {} }),
     restore: async () => undefined,
+    queued: () => undefined,
   });
 
 /** The activities the ingestion workflows call, typed from the real ones so a rename breaks this test. */
