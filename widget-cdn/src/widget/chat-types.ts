@@ -51,6 +51,12 @@ export interface StartedConversation extends ConversationKeys {
   messages: ChatMessage[];
 }
 
+/** A verified visitor's session and their conversations with the operator, newest first (`POST /chat/identity`). */
+export interface VerifiedVisitor {
+  visitorToken: string;
+  conversations: Array<{ conversationId: string; status: ConversationStatus }>;
+}
+
 export interface ConversationHistory {
   status: ConversationStatus;
   messages: ChatMessage[];

@@ -53,6 +53,7 @@ export async function startChatWidget(
   let config = await api.config(locale);
   let strings = stringsFor(locale);
   let contact = options.contact;
+  let identity = options.identityToken;
   let isOpen = false;
   let status: ConversationStatus = 'ai';
   let agentName: string | undefined;
@@ -100,6 +101,13 @@ export async function startChatWidget(
       aiNotice: config.aiNotice,
     }),
     startInput: () => ({ contact, locale }),
+    async identityToken() {
+      const source = identity;
+      // A token given as a string is taken once by the service: it is not sent twice.
+      if (typeof source === 'string') identity = undefined;
+      const token = typeof source === 'function' ? await source() : source;
+      return typeof token === 'string' && token.trim() ? token.trim() : undefined;
+    },
     onSent: (message) => events.emit('message:sent', { message }),
     onReceived: (message) => {
       if (!isOpen) launcher.setUnread(true);
@@ -164,6 +172,7 @@ export async function startChatWidget(
     hide: () => launcher.setVisible(false),
     update(changes) {
       if (changes.contact) contact = changes.contact;
+      if (changes.identityToken) identity = changes.identityToken;
       if (changes.showLauncher !== undefined) launcher.setVisible(changes.showLauncher);
       if (changes.panelId) host.id = changes.panelId;
       const next = changes.locale && resolveLocale(changes.locale, win.navigator.language);

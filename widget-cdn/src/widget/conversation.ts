@@ -26,6 +26,8 @@ export interface ConversationDeps {
   greeting(): ChatMessage;
   /** What the next conversation starts with (`update` can change both). */
   startInput(): { contact?: Contact; locale: string };
+  /** A fresh identity token from the page, or undefined when it gave none (or only one, already used). */
+  identityToken(): Promise<string | undefined>;
   onSent(message: ChatMessage): void;
   onReceived(message: ChatMessage): void;
   onError(code: string, message: string): void;
@@ -52,6 +54,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const list = createMessageList(view);
   const answers = createAnswerStreams(view);
   let keys = saved.load();
+  /** A verified visitor's session (`POST /chat/identity`): it opens their conversations and starts new ones. */
+  let session: string | undefined;
   let status: ConversationStatus = 'ai';
   let agentName: string | undefined;
   let notice: Notice | undefined;
@@ -69,6 +73,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   async function prepare(): Promise<void> {
     if (prepared) return;
     prepared = true;
+    if (!keys) await resumeEarlier();
     const current = keys;
     if (!current) return showGreeting();
     try {
@@ -84,6 +89,26 @@ export function createConversation(deps: ConversationDeps): Conversation {
       if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return restart();
       prepared = false;
       report(error, 'loadFailed');
+    }
+  }
+
+  /**
+   * A verified visitor with no conversation on this device continues their newest open one from
+   * another device (its history shows as for a remembered one).
+   */
+  async function resumeEarlier(): Promise<void> {
+    try {
+      const token = await deps.identityToken();
+      if (!token) return;
+      const found = await api.identify(token);
+      session = found.visitorToken;
+      const open = found.conversations.find((conversation) => conversation.status !== 'closed');
+      if (!open || keys) return;
+      keys = { conversationId: open.conversationId, visitorToken: found.visitorToken };
+      saved.save(keys);
+      follow(keys);
+    } catch (error) {
+      if (!lifetime.signal.aborted) report(error, identityNotice(error) ?? 'loadFailed');
     }
   }
 
@@ -132,7 +157,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const code = error instanceof ApiError ? error.status : 0;
       if (code === 409) setStatus('closed');
       if (code === 403 || code === 404) forget();
-      report(error, code === 429 ? 'tooFast' : code === 409 ? 'ended' : 'sendFailed');
+      if (identityNotice(error)) session = undefined;
+      report(error, identityNotice(error) ?? (code === 429 ? 'tooFast' : code === 409 ? 'ended' : 'sendFailed'));
     } finally {
       answers.release(messageId);
     }
@@ -161,8 +187,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
   /** The conversation's keys, starting it first when there is none (once, however many ask at the same time). */
   function conversationKeys(): Promise<ConversationKeys> {
     if (keys) return Promise.resolve(keys);
-    starting ??= api
-      .start(deps.startInput())
+    starting ??= (session ? Promise.resolve(undefined) : deps.identityToken())
+      .then((identityToken) => api.start({ ...deps.startInput(), ...(identityToken ? { identityToken } : {}) }, session))
       .then((started) => {
         const current = { conversationId: started.conversationId, visitorToken: started.visitorToken };
         keys = current;
@@ -249,6 +275,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
     setNotice(next);
     const { code, message } = error instanceof ApiError ? error : { code: 'unexpected', message: String(error) };
     deps.onError(code, message);
+  }
+
+  /** A refused identity: the page must sign the visitor in again (a fresh token). */
+  function identityNotice(error: unknown): Notice | undefined {
+    return error instanceof ApiError && error.code.startsWith('identity_') ? 'identityRefused' : undefined;
   }
 
   function showGreeting(): void {
