@@ -31,16 +31,24 @@ const recorder = `window.__errors = []; window.__ready = false;`;
 
 /** A fresh browser context (another device) on the shop's site with `init` given `identity` (a script expression). */
 async function device(identity: string | undefined) {
+  const session = await pageWithConsole(bed.browser, {});
+  await load(session.page, identity);
+  return session;
+}
+
+/** Loads a page of the shop's site in `page`, with `init` given `identity`, and waits for the widget. */
+async function load(page: Page, identity: string | undefined) {
   const path = `/${randomUUID()}`;
   const options = `{ operatorKey: ${JSON.stringify(bed.operatorKey)}${identity ? `, identityToken: ${identity}` : ''} }`;
   const init = `widget('on', 'error', (e) => window.__errors.push(e)); widget('on', 'ready', () => (window.__ready = true)); widget('init', ${options});`;
   bed.site.page(path, hostPage(embed.latest(bed.files, init)));
-  const session = await pageWithConsole(bed.browser, {});
-  await session.page.addInitScript(recorder);
-  await session.page.goto(bed.site.url(path));
-  await session.page.waitForFunction(() => (window as any).__ready === true, undefined, { timeout: 20_000 });
-  return session;
+  await page.addInitScript(recorder);
+  await page.goto(bed.site.url(path));
+  await page.waitForFunction(() => (window as any).__ready === true, undefined, { timeout: 20_000 });
 }
+
+const savedConversation = (page: Page) =>
+  page.evaluate((key) => JSON.parse(localStorage.getItem(`kb-widget:${key}`) ?? 'null'), bed.operatorKey);
 
 const inWidget = (selector: string) => `[data-kb-widget] ${selector}`;
 const texts = (page: Page, author: string) =>
@@ -71,6 +79,7 @@ test('a verified visitor chats, then continues the same conversation from anothe
     headers: agent.headers,
   });
   t.like(conversation.body.contact, { userId, verified: true });
+  t.is(saved.userId, userId, 'the saved conversation is bound to its user');
 
   // The phone has nothing saved; its page gives a function that returns a freshly signed JWT.
   const phone = await device(
@@ -91,6 +100,28 @@ test('a verified visitor chats, then continues the same conversation from anothe
   await sendAndWaitForAnswer(phone.page, 'How long does shipping take?', 2);
   t.deepEqual(await texts(phone.page, 'visitor'), ['How many days do I have to return an item?', 'How long does shipping take?']);
   t.deepEqual(await phone.page.evaluate(() => (window as any).__errors), []);
+
+  // On the laptop's browser another user signs in, then no one: neither continues the first user's conversation.
+  for (const identity of [JSON.stringify(hmacIdentityToken(secret, `customer-${randomUUID()}`)), undefined]) {
+    // The laptop still remembers the first user's conversation.
+    await laptop.page.evaluate(
+      ([key, value]) => localStorage.setItem(key!, value!),
+      [`kb-widget:${bed.operatorKey}`, JSON.stringify(saved)],
+    );
+    const page = await laptop.page.context().newPage();
+    await load(page, identity);
+    await page.evaluate(() => (window as any).widget('open'));
+    await page.locator(inWidget('[data-el=message][data-author=ai]')).first().waitFor();
+    t.deepEqual(await texts(page, 'visitor'), []);
+    t.is((await savedConversation(page))?.conversationId, undefined);
+    await page.close();
+  }
+  // The first user, back on the laptop, continues it again.
+  const again = await laptop.page.context().newPage();
+  await load(again, JSON.stringify(hmacIdentityToken(secret, userId)));
+  await again.evaluate(() => (window as any).widget('open'));
+  await again.locator(inWidget('[data-el=message][data-author=visitor]')).first().waitFor();
+  t.is((await texts(again, 'visitor'))[0], 'How many days do I have to return an item?');
   await laptop.close();
   await phone.close();
 });

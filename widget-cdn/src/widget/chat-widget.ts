@@ -3,6 +3,7 @@ import type { ConversationStatus } from './chat-types.js';
 import { createConversation } from './conversation.js';
 import type { WidgetEvents } from './events.js';
 import { createFocusReturn } from './focus.js';
+import { userOfToken } from './identity.js';
 import type { Lifetime } from './lifetime.js';
 import type { OptionChanges, WidgetOptions } from './options.js';
 import { createSavedConversation } from './saved-conversation.js';
@@ -54,6 +55,8 @@ export async function startChatWidget(
   let strings = stringsFor(locale);
   let contact = options.contact;
   let identity = options.identityToken;
+  // Who the page signs in: known at once from a token given as a string, only once fetched from a function.
+  const pageUser = typeof identity === 'string' ? userOfToken(identity) : identity ? undefined : null;
   let isOpen = false;
   let status: ConversationStatus = 'ai';
   let agentName: string | undefined;
@@ -101,6 +104,7 @@ export async function startChatWidget(
       aiNotice: config.aiNotice,
     }),
     startInput: () => ({ contact, locale }),
+    pageUser: () => pageUser,
     async identityToken() {
       const source = identity;
       // A token given as a string is taken once by the service: it is not sent twice.

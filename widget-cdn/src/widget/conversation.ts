@@ -10,6 +10,7 @@ import {
 } from './chat-types.js';
 import type { ConversationView } from './conversation-view.js';
 import { followConversation } from './event-follower.js';
+import { userOfToken } from './identity.js';
 import type { Lifetime } from './lifetime.js';
 import { createMessageList } from './message-list.js';
 import { newMessageId } from './message-id.js';
@@ -28,6 +29,8 @@ export interface ConversationDeps {
   startInput(): { contact?: Contact; locale: string };
   /** A fresh identity token from the page, or undefined when it gave none (or only one, already used). */
   identityToken(): Promise<string | undefined>;
+  /** Who the page signs in: a user id, null for no one, undefined when unknown until a token is fetched. */
+  pageUser(): string | null | undefined;
   onSent(message: ChatMessage): void;
   onReceived(message: ChatMessage): void;
   onError(code: string, message: string): void;
@@ -55,7 +58,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const answers = createAnswerStreams(view);
   let keys = saved.load();
   /** A verified visitor's session (`POST /chat/identity`): it opens their conversations and starts new ones. */
-  let session: string | undefined;
+  let session: { visitorToken: string; userId: string } | undefined;
+  // A conversation verified as a user is theirs only: another user of this browser (or no one signed in) starts afresh.
+  if (keys?.userId !== undefined && deps.pageUser() !== undefined && deps.pageUser() !== keys.userId) {
+    saved.forget();
+    keys = undefined;
+  }
+  /** The page's user is known only once a token is fetched: the remembered conversation waits until then. */
+  let userUnchecked = keys?.userId !== undefined && deps.pageUser() === undefined;
   let status: ConversationStatus = 'ai';
   let agentName: string | undefined;
   let notice: Notice | undefined;
@@ -68,12 +78,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
   let failed: { text: string; messageId: string } | undefined;
 
   // A remembered conversation is followed at once, so an agent's reply shows (as unread) even before the window opens.
-  if (keys) follow(keys);
+  if (keys && !userUnchecked) follow(keys);
 
   async function prepare(): Promise<void> {
     if (prepared) return;
     prepared = true;
-    if (!keys) await resumeEarlier();
+    let token: string | undefined;
+    if (keys && userUnchecked) {
+      userUnchecked = false;
+      token = await deps.identityToken().catch(() => undefined);
+      if (token !== undefined && userOfToken(token) === keys.userId) follow(keys);
+      else forget();
+    }
+    if (!keys) await resumeEarlier(token);
     const current = keys;
     if (!current) return showGreeting();
     try {
@@ -96,15 +113,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * A verified visitor with no conversation on this device continues their newest open one from
    * another device (its history shows as for a remembered one).
    */
-  async function resumeEarlier(): Promise<void> {
+  async function resumeEarlier(given: string | undefined): Promise<void> {
     try {
-      const token = await deps.identityToken();
+      const token = given ?? (await deps.identityToken());
       if (!token) return;
       const found = await api.identify(token);
-      session = found.visitorToken;
+      session = { visitorToken: found.visitorToken, userId: found.userId };
       const open = found.conversations.find((conversation) => conversation.status !== 'closed');
       if (!open || keys) return;
-      keys = { conversationId: open.conversationId, visitorToken: found.visitorToken };
+      keys = { conversationId: open.conversationId, visitorToken: found.visitorToken, userId: found.userId };
       saved.save(keys);
       follow(keys);
     } catch (error) {
@@ -187,10 +204,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
   /** The conversation's keys, starting it first when there is none (once, however many ask at the same time). */
   function conversationKeys(): Promise<ConversationKeys> {
     if (keys) return Promise.resolve(keys);
+    let userId: string | undefined;
     starting ??= (session ? Promise.resolve(undefined) : deps.identityToken())
-      .then((identityToken) => api.start({ ...deps.startInput(), ...(identityToken ? { identityToken } : {}) }, session))
+      .then((identityToken) => {
+        userId = session?.userId ?? (identityToken ? userOfToken(identityToken) : undefined);
+        const input = { ...deps.startInput(), ...(identityToken ? { identityToken } : {}) };
+        return api.start(input, session?.visitorToken);
+      })
       .then((started) => {
-        const current = { conversationId: started.conversationId, visitorToken: started.visitorToken };
+        const current = {
+          conversationId: started.conversationId,
+          visitorToken: started.visitorToken,
+          ...(userId ? { userId } : {}),
+        };
         keys = current;
         saved.save(current);
         setStatus(started.status);
