@@ -8,17 +8,15 @@ import type { Transcript } from '#conversations/transcript.js';
 import { ConversationClosedError, type ConversationClient } from '#conversations/workflow-client.js';
 import type { Tenancy } from '#tenancy/index.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
-import { IdentityTokenError } from '#conversations/identity-token.js';
 import type { Contact } from '#conversations/records.js';
 import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
-import type { VerifiedVisitor, VisitorIdentity } from '#conversations/visitor-identity.js';
-import type { OperatorIdentities } from '#tenancy/operator-identity.js';
-import { answerBudgetExhausted, conversationClosed, identityInvalid, identityRequired, invalidPayload } from '../errors.js';
+import { answerBudgetExhausted, conversationClosed, invalidPayload } from '../errors.js';
 import { clientAddressOf } from '../client-address.js';
 import type { EventStreams, StreamCap } from '../event-stream.js';
 import { requireOperator } from '../middleware/operator-auth.js';
 import type { ChatRateLimits } from '../middleware/chat-rate-limits.js';
 import { requireVisitor } from '../middleware/visitor-auth.js';
+import { visitorIdentityChecks, type VisitorIdentityDeps } from '../middleware/visitor-identity.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import {
   configQuery,
@@ -42,11 +40,7 @@ export interface ChatRouterDeps {
   conversations: ConversationClient;
   startConversation: StartWidgetConversation;
   /** Verified visitors: their identity tokens, sessions and earlier conversations (docs/widget.md). */
-  identity: {
-    visitorIdentity: VisitorIdentity;
-    verifiedVisitors: VerifiedVisitors;
-    identities: Pick<OperatorIdentities, 'isRequired'>;
-  };
+  identity: VisitorIdentityDeps & { verifiedVisitors: Pick<VerifiedVisitors, 'sessionOf' | 'openSession' | 'conversationsOf'> };
   /**
    * Budgets: all visitors of one operator together; each visitor by their conversation, and by their
    * address for the requests before they have one.
@@ -81,7 +75,8 @@ export function createChatRouter({
   streams,
   streamCaps,
 }: ChatRouterDeps) {
-  const { visitorIdentity, verifiedVisitors, identities } = identity;
+  const { verifiedVisitors } = identity;
+  const { verifiedBy, startingVisitor, verifiedWhenRequired } = visitorIdentityChecks(identity);
   const router = new DocumentedRouter<ChatState>({ tags: ['Chat'], security: 'operatorKey', errors: [401, 403, 429, 503] });
   router.use(requireOperator(tenancy));
   // The operator's budget, shared by all its visitors, is spent last: a request refused by its own
@@ -100,42 +95,6 @@ export function createChatRouter({
     { key: `conversation:${conversationId}`, max: streamCaps.perConversation, subject: 'this conversation' },
     { key: `address:${address}`, max: streamCaps.perAddress, subject: 'this address' },
   ];
-
-  /** The visitor an identity token proves, or 401 `identity_invalid` saying why. */
-  const verifiedBy = async (operator: ChatState['operator'], token: string): Promise<VerifiedVisitor> => {
-    try {
-      return await visitorIdentity.verify(operator, token);
-    } catch (error) {
-      if (error instanceof IdentityTokenError) throw identityInvalid(error.reason, error.message);
-      throw error;
-    }
-  };
-
-  /**
-   * Who starts a conversation: the visitor of the identity token, or of the session `x-visitor-token`
-   * names (`POST /chat/identity`); undefined for an unverified visitor, refused when the operator
-   * requires verification.
-   */
-  const visitorOf = async (ctx: { state: ChatState; get(name: string): string }, token: string | undefined) => {
-    const { operator } = ctx.state;
-    if (token) return verifiedBy(operator, token);
-    const sessionToken = ctx.get('x-visitor-token');
-    if (sessionToken) {
-      const session = await verifiedVisitors.sessionOf(sessionToken);
-      if (!session || session.operatorId !== operator.id || session.tenantId !== operator.tenantId)
-        throw identityInvalid('session_invalid', 'This visitor session is not valid (any more): sign a fresh identity token.');
-      const { userId, name, email } = session;
-      return { userId, ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) };
-    }
-    if (await identities.isRequired(operator)) throw identityRequired();
-    return undefined;
-  };
-
-  /** A conversation started before the operator required verification is refused too, unless verified. */
-  async function verifiedWhenRequired(ctx: Parameters<Middleware<VisitorState>>[0], next: () => Promise<unknown>) {
-    if (!ctx.state.conversation.contact.verified && (await identities.isRequired(ctx.state.operator))) throw identityRequired();
-    await next();
-  }
 
   /** A message the AI is to answer spends one of the operator's answers for today. */
   const withinAnswerBudget: Middleware<VisitorState> = async (ctx, next) => {
@@ -192,7 +151,7 @@ export function createChatRouter({
     async (ctx) => {
       const { operator } = ctx.state;
       const { body } = ctx.request;
-      const verified = await visitorOf(ctx, body.identityToken);
+      const verified = await startingVisitor(ctx, body.identityToken);
       const contact: Contact = verified ? { ...body.contact, ...verified, verified: true } : { ...body.contact };
       const { ref, record, visitorToken, greeting } = await startConversation(operator, {
         contact,
