@@ -32,7 +32,7 @@ export interface VerifiedVisitorsDeps {
   redis: Pick<RedisClient, 'set' | 'get' | 'zRange'>;
   prefix: string;
   records: Pick<ConversationRecords, 'get'>;
-  transcript: Pick<Transcript, 'read'>;
+  transcript: Pick<Transcript, 'last'>;
 }
 
 /**
@@ -76,13 +76,12 @@ export function createVerifiedVisitors({ redis, prefix, records, transcript }: V
       for (const id of ids) {
         const record = await records.get(id);
         if (!record || !belongsToSession(record, session)) continue;
-        const messages = await transcript.read(id);
         listed.push({
           conversationId: id,
           status: record.status,
           createdAt: record.createdAt,
           updatedAt: record.updatedAt,
-          lastMessage: messages.at(-1) ?? null,
+          lastMessage: (await transcript.last(id)) ?? null,
         });
       }
       return listed;
