@@ -13,6 +13,9 @@ import type { EventFollower } from '#conversations/events.js';
 import type { Inbox } from '#conversations/inbox.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { StartWidgetConversation } from '#conversations/start.js';
+import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
+import type { VisitorIdentity } from '#conversations/visitor-identity.js';
+import type { OperatorIdentities } from '#tenancy/operator-identity.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
@@ -56,6 +59,7 @@ import { createConnectorsRouter } from './routes/connectors.js';
 import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
 import { createMessagingConnectionsRouter } from './routes/messaging-connections.js';
+import { createOperatorIdentityRouter } from './routes/operator-identity.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
@@ -93,6 +97,12 @@ export interface AppDeps {
     startConversation: StartWidgetConversation;
     /** What the agent inbox lists. */
     inbox: Inbox;
+  };
+  /** Verified visitor identity: operators' identity secrets, tokens, sessions (docs/widget.md). */
+  identity: {
+    identities: OperatorIdentities;
+    visitorIdentity: VisitorIdentity;
+    verifiedVisitors: VerifiedVisitors;
   };
   messaging: {
     connections: MessagingConnections;
@@ -150,6 +160,7 @@ export function createApp({
   checks,
   articles,
   chat,
+  identity,
   messaging,
   connectors,
   streams,
@@ -185,6 +196,7 @@ export function createApp({
       stores: [
         { kind: 'messaging-connection', resealAll: () => messaging.connections.resealAll() },
         { kind: 'connector', resealAll: () => connectors.records.resealAll() },
+        { kind: 'operator-identity', resealAll: () => identity.identities.resealAll() },
       ],
     }),
     createAdminArticlesRouter({ ...admin, articles: articles.store, feed: articles.feed }),
@@ -196,6 +208,7 @@ export function createApp({
     createChatRouter({
       tenancy,
       ...chat,
+      identity,
       rateLimits: chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat }),
       answerBudget: createAnswerBudget(redis, { prefix: settings.redisPrefix, perDay: settings.chat.operatorAnswersPerDay }),
       settings: settings.chat,
@@ -209,6 +222,7 @@ export function createApp({
       allowDevelopmentMode: messaging.allowDevelopmentMode,
       publicBaseUrl: settings.publicBaseUrl,
     }),
+    createOperatorIdentityRouter({ tenancy, requireUser, identities: identity.identities }),
     createMessagingWebhooksRouter({
       connections: messaging.connections,
       inbound: messaging.inbound,

@@ -47,6 +47,17 @@ export const limitReached = (code: string, message: string) => new AppError(409,
 export const conversationClosed = () =>
   new AppError(409, 'conversation_closed', 'This conversation is closed: start a new one to keep chatting.');
 
+/** The operator requires verified visitors and the request carried no identity token (docs/widget.md). */
+export const identityRequired = () =>
+  new AppError(
+    403,
+    'identity_required',
+    "This assistant talks to signed-in visitors only: the page must pass an identity token signed by the site's server.",
+  );
+/** An identity token that does not verify; `reason` says why (expired, replayed, bad_signature, …). */
+export const identityInvalid = (reason: string, message: string) =>
+  new AppError(401, 'identity_invalid', message, [{ path: '/identityToken', message: reason }]);
+
 /** A 429: a budget ran out. Which one (`budget`, its name in Redis keys) is for the metrics, never shown. */
 export class BudgetRefusal extends AppError {
   constructor(

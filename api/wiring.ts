@@ -23,6 +23,9 @@ import { createEventFollower } from '#conversations/events.js';
 import { createInbox } from '#conversations/inbox.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createWidgetConversationStart } from '#conversations/start.js';
+import { createVerifiedVisitors } from '#conversations/verified-visitors.js';
+import { createVisitorIdentity } from '#conversations/visitor-identity.js';
+import { createOperatorIdentities } from '#tenancy/operator-identity.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createSourceStore } from '#knowledge/sources.js';
@@ -101,6 +104,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
   const follower = createEventFollower(redis, subscriber, config.redis.prefix);
+  const identities = createOperatorIdentities(redis, config.redis.prefix, secretBox);
 
   const app = createApp({
     logger,
@@ -134,6 +138,11 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       conversations,
       startConversation: createWidgetConversationStart({ records, transcript, conversations, timers }),
       inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
+    },
+    identity: {
+      identities,
+      visitorIdentity: createVisitorIdentity({ redis, prefix: config.redis.prefix, identities }),
+      verifiedVisitors: createVerifiedVisitors({ redis, prefix: config.redis.prefix, records, transcript }),
     },
     messaging: {
       connections: createMessagingConnections(redis, config.redis.prefix, secretBox),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { ConversationRef, ConversationStatus } from '#workflows/conversation/types.js';
@@ -7,6 +8,13 @@ export interface Contact {
   userId?: string;
   email?: string;
   name?: string;
+  /** True when the user id (and the name and e-mail the token carried) came from a valid identity token. */
+  verified?: boolean;
+}
+
+/** The key part that names a verified visitor: the user id's SHA-256, so no tenant's id reaches a key name. */
+export function userIdHash(userId: string): string {
+  return createHash('sha256').update(userId).digest('hex');
 }
 
 export interface ConversationRecord extends ConversationRef {
@@ -37,6 +45,7 @@ export function isConversationId(value: string): boolean {
  */
 export function createConversationRecords(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
   const keys = conversationKeys(prefix);
+  const verifiedVisitorKey = verifiedVisitorKeyOf(prefix);
 
   return tagUnavailable('redis', {
     async create(
@@ -44,11 +53,14 @@ export function createConversationRecords(redis: RedisClient, prefix: string, no
     ): Promise<ConversationRecord> {
       const createdAt = now().toISOString();
       const full: ConversationRecord = { ...record, status: 'ai', agentName: null, createdAt, updatedAt: createdAt };
-      await redis
+      const entry = { score: Date.parse(createdAt), value: record.conversationId };
+      const writes = redis
         .multi()
         .hSet(keys.record(record.conversationId), toHash(full))
-        .zAdd(keys.ofTenant(record.tenantId), { score: Date.parse(createdAt), value: record.conversationId })
-        .exec();
+        .zAdd(keys.ofTenant(record.tenantId), entry);
+      const verifiedKey = verifiedVisitorKey(record);
+      if (verifiedKey) writes.zAdd(verifiedKey, entry);
+      await writes.exec();
       return full;
     },
 
@@ -71,18 +83,27 @@ export function createConversationRecords(redis: RedisClient, prefix: string, no
     },
 
     /** Removes a record whose workflow could not be started. */
-    async remove(record: Pick<ConversationRecord, 'conversationId' | 'tenantId'>): Promise<void> {
-      await redis
+    async remove(record: Pick<ConversationRecord, 'conversationId' | 'tenantId' | 'operatorId' | 'contact'>): Promise<void> {
+      const writes = redis
         .multi()
         .del(keys.record(record.conversationId))
         .zRem(keys.ofTenant(record.tenantId), record.conversationId)
-        .zRem(keys.needingPerson(record.tenantId), record.conversationId)
-        .exec();
+        .zRem(keys.needingPerson(record.tenantId), record.conversationId);
+      const verifiedKey = verifiedVisitorKey(record);
+      if (verifiedKey) writes.zRem(verifiedKey, record.conversationId);
+      await writes.exec();
     },
   });
 }
 
 export type ConversationRecords = ReturnType<typeof createConversationRecords>;
+
+/** The index of a verified visitor's conversations with the record's operator, when the contact is verified. */
+function verifiedVisitorKeyOf(prefix: string) {
+  const keys = conversationKeys(prefix);
+  return ({ operatorId, contact }: Pick<ConversationRecord, 'operatorId' | 'contact'>) =>
+    contact.verified && contact.userId ? keys.ofVerifiedVisitor(operatorId, userIdHash(contact.userId)) : undefined;
+}
 
 function toHash(record: ConversationRecord): Record<string, string> {
   const { conversationId: _id, contact, agentName, messaging, ...rest } = record;

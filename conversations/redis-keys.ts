@@ -8,5 +8,12 @@ export function conversationKeys(prefix: string) {
     ofTenant: (tenantId: string) => `${prefix}:tenant:${tenantId}:conversations`,
     /** The tenant's conversations waiting for or with a person, by when they last changed status. */
     needingPerson: (tenantId: string) => `${prefix}:tenant:${tenantId}:conversations-needing-person`,
+    /** A verified visitor's conversations with one operator, by creation time (the user id hashed). */
+    ofVerifiedVisitor: (operatorId: string, userIdHash: string) =>
+      `${prefix}:operator:${operatorId}:verified-visitor:${userIdHash}:conversations`,
+    /** An identity token's nonce (hashed), kept while the token is valid: it is taken once. */
+    identityNonce: (operatorId: string, nonceHash: string) => `${prefix}:identity-nonce:${operatorId}:${nonceHash}`,
+    /** A verified visitor's session, by the hash of its token. */
+    identitySession: (tokenHash: string) => `${prefix}:identity-session:${tokenHash}`,
   };
 }

@@ -48,7 +48,7 @@ export function createWidgetConversationStart({ records, transcript, conversatio
     try {
       await conversations.start(ref, timers);
     } catch (error) {
-      await records.remove(ref).catch(() => undefined);
+      await records.remove(record).catch(() => undefined);
       throw error;
     }
     // The visitor can send nothing before they hold the token, so the greeting still comes first.

@@ -29,6 +29,12 @@ export function createTranscript(redis: RedisClient, prefix: string) {
       return messages;
     },
 
+    /** The newest message, or undefined for an empty transcript (a repeat is the same message again). */
+    async last(conversationId: string): Promise<ChatMessage | undefined> {
+      const [json] = await redis.lRange(keys.transcript(conversationId), -1, -1);
+      return json === undefined ? undefined : (JSON.parse(json) as ChatMessage);
+    },
+
     /**
      * The messages from `position` (an index into the list, 0 the first) to the end, each with its
      * position, for a reader that keeps its place (the messaging channel's delivery cursor) and so

@@ -6,6 +6,7 @@ export const secretKinds = {
   userToken: 'kb_ut_',
   operatorKey: 'op_',
   visitorToken: 'kb_vt_',
+  visitorSession: 'kb_vs_',
 } as const;
 
 export type SecretKind = keyof typeof secretKinds;

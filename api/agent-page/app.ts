@@ -15,6 +15,8 @@ interface Contact {
   userId?: string;
   email?: string;
   name?: string;
+  /** Vouched for by the site's identity token. */
+  verified?: boolean;
 }
 
 interface Conversation {
@@ -211,6 +213,7 @@ function badges(conversation: Conversation): HTMLSpanElement {
     el('span', `badge ${conversation.channel}`, labels.channel[conversation.channel] || conversation.channel),
     el('span', `badge status-${conversation.status}`, labels.status[conversation.status] || conversation.status),
   );
+  if (conversation.contact?.verified) box.append(el('span', 'badge verified', `Verified: ${conversation.contact.userId}`));
   if (conversation.deliveryProblem) box.append(el('span', 'badge problem', 'Not delivered'));
   return box;
 }

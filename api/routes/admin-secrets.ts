@@ -5,7 +5,7 @@ import { resealResponse } from '../schemas/admin.js';
 
 /** A store of records with sealed secrets: the messaging connections, the connectors. */
 export interface SealedStore {
-  kind: 'messaging-connection' | 'connector';
+  kind: 'messaging-connection' | 'connector' | 'operator-identity';
   resealAll(): Promise<ResealReport>;
 }
 

@@ -8,12 +8,15 @@ import type { Transcript } from '#conversations/transcript.js';
 import { ConversationClosedError, type ConversationClient } from '#conversations/workflow-client.js';
 import type { Tenancy } from '#tenancy/index.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
+import type { Contact } from '#conversations/records.js';
+import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
 import { answerBudgetExhausted, conversationClosed, invalidPayload } from '../errors.js';
 import { clientAddressOf } from '../client-address.js';
 import type { EventStreams, StreamCap } from '../event-stream.js';
 import { requireOperator } from '../middleware/operator-auth.js';
 import type { ChatRateLimits } from '../middleware/chat-rate-limits.js';
 import { requireVisitor } from '../middleware/visitor-auth.js';
+import { visitorIdentityChecks, type VisitorIdentityDeps } from '../middleware/visitor-identity.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import {
   configQuery,
@@ -21,6 +24,8 @@ import {
   eventStreamSchema,
   handoffResponse,
   historyResponse,
+  identityRequest,
+  identityResponse,
   sendMessageRequest,
   startConversationRequest,
   widgetConfigResponse,
@@ -34,6 +39,8 @@ export interface ChatRouterDeps {
   follower: EventFollower;
   conversations: ConversationClient;
   startConversation: StartWidgetConversation;
+  /** Verified visitors: their identity tokens, sessions and earlier conversations (docs/widget.md). */
+  identity: VisitorIdentityDeps & { verifiedVisitors: Pick<VerifiedVisitors, 'sessionOf' | 'openSession' | 'conversationsOf'> };
   /**
    * Budgets: all visitors of one operator together; each visitor by their conversation, and by their
    * address for the requests before they have one.
@@ -61,12 +68,15 @@ export function createChatRouter({
   follower,
   conversations,
   startConversation,
+  identity,
   rateLimits,
   answerBudget,
   settings,
   streams,
   streamCaps,
 }: ChatRouterDeps) {
+  const { verifiedVisitors } = identity;
+  const { verifiedBy, startingVisitor, verifiedWhenRequired } = visitorIdentityChecks(identity);
   const router = new DocumentedRouter<ChatState>({ tags: ['Chat'], security: 'operatorKey', errors: [401, 403, 429, 503] });
   router.use(requireOperator(tenancy));
   // The operator's budget, shared by all its visitors, is spent last: a request refused by its own
@@ -75,7 +85,12 @@ export function createChatRouter({
   const widgetStart = [rateLimits.configPerAddress, perOperator] as const;
   const newConversation = [rateLimits.perAddress, rateLimits.conversationsPerHour, perOperator] as const;
   // The routes of one conversation: their handlers see the VisitorState these leave.
-  const visitor = [rateLimits.refusedVisitors(requireVisitor(records)), rateLimits.perVisitor, perOperator] as const;
+  const visitor = [
+    rateLimits.refusedVisitors(requireVisitor(records, verifiedVisitors)),
+    rateLimits.perVisitor,
+    perOperator,
+    verifiedWhenRequired,
+  ] as const;
   const capsOf = (conversationId: string, address: string): StreamCap[] => [
     { key: `conversation:${conversationId}`, max: streamCaps.perConversation, subject: 'this conversation' },
     { key: `address:${address}`, max: streamCaps.perAddress, subject: 'this address' },
@@ -119,7 +134,16 @@ export function createChatRouter({
     {
       summary: 'Start a conversation',
       description:
-        'The visitor is identified by `contact` (all optional). The answer holds the `visitorToken` (only here) and the greeting. A widget conversation closes after the idle timeout.',
+        'The visitor is identified by `contact` (all optional, as the page claims it), or verified by `identityToken` (or the verified session of `POST /chat/identity` in x-visitor-token): then the contact is `verified`, with the user id, name and e-mail of the token over what the page claims. ' +
+        "A token that does not verify (forged, expired, not yet valid beyond 60 s of skew, another operator's, used before): 401 `identity_invalid`; no token while the operator requires verification: 403 `identity_required`. " +
+        'The answer holds the `visitorToken` (only here) and the greeting. A widget conversation closes after the idle timeout.',
+      headers: [
+        {
+          name: 'x-visitor-token',
+          required: false,
+          description: 'A verified visitor session (`POST /chat/identity`) instead of an identity token.',
+        },
+      ],
       body: startConversationRequest,
       responses: { 201: { description: 'The conversation', schema: conversationResponse } },
     },
@@ -127,8 +151,10 @@ export function createChatRouter({
     async (ctx) => {
       const { operator } = ctx.state;
       const { body } = ctx.request;
+      const verified = await startingVisitor(ctx, body.identityToken);
+      const contact: Contact = verified ? { ...body.contact, ...verified, verified: true } : { ...body.contact };
       const { ref, record, visitorToken, greeting } = await startConversation(operator, {
-        contact: body.contact ?? {},
+        contact,
         locale: body.locale,
       });
       ctx.status = 201;
@@ -139,6 +165,36 @@ export function createChatRouter({
         locale: ref.locale,
         createdAt: record.createdAt,
         messages: [greeting],
+      };
+    },
+  );
+
+  router.post(
+    '/chat/identity',
+    {
+      summary: "A verified visitor's earlier conversations",
+      description:
+        'Verifies the identity token (taken once, like any) and answers with a session for this verified visitor and their conversations with this operator, newest first: ' +
+        'send the session as x-visitor-token to read, follow and continue any of them from this device, or to start a new verified conversation. ' +
+        "Forged, expired or replayed tokens: 401 `identity_invalid`. Other operators' and tenants' conversations are never listed.",
+      body: identityRequest,
+      responses: { 201: { description: 'The session and the conversations', schema: identityResponse } },
+    },
+    rateLimits.perAddress,
+    perOperator,
+    async (ctx) => {
+      const { operator } = ctx.state;
+      const verified = await verifiedBy(operator, ctx.request.body.identityToken);
+      const session = await verifiedVisitors.openSession(operator, verified);
+      ctx.status = 201;
+      ctx.body = {
+        ...session,
+        userId: verified.userId,
+        conversations: await verifiedVisitors.conversationsOf({
+          ...verified,
+          operatorId: operator.id,
+          tenantId: operator.tenantId,
+        }),
       };
     },
   );

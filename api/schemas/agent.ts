@@ -41,11 +41,19 @@ const summaryProperties = {
   conversationId: uuid,
   channel,
   status,
-  contact: objectOf({ userId: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } }, [
-    'userId',
-    'email',
-    'name',
-  ]),
+  contact: objectOf(
+    {
+      userId: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      verified: {
+        type: 'boolean',
+        description:
+          "true: the site's server vouched for this visitor with an identity token (the user id; the name and e-mail too when the token carried them).",
+      },
+    },
+    ['userId', 'email', 'name', 'verified'],
+  ),
   agentName: nullable({ type: 'string', description: 'The agent who has the conversation.' }),
   createdAt: timestamp,
   updatedAt: { ...timestamp, description: 'The last change of status (the newest activity the inbox sorts by).' },

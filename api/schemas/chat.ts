@@ -1,3 +1,4 @@
+import { identityTokenRules } from '#conversations/identity-token.js';
 import { conversationStatuses } from '#workflows/conversation/types.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
 import { textPatterns } from './text-patterns.js';
@@ -6,6 +7,15 @@ import { textPatterns } from './text-patterns.js';
 export const chatLimits = { messageChars: 4_000 } as const;
 
 const locale = { type: 'string', pattern: textPatterns.widgetLanguageTag.pattern, examples: ['de', 'en-GB'] } as const;
+
+const identityToken = {
+  type: 'string',
+  minLength: 1,
+  maxLength: identityTokenRules.maxLength,
+  writeOnly: true,
+  description:
+    "A visitor identity token signed by the site's server with the operator's identity secret: `v1.<iat>.<exp>.<nonce>.<base64url(userId)>.<signature>` (HMAC-SHA256) or an HS256 JWT (`sub`, `iat`, `exp`, `jti`, optional `name`, `email`). Taken once; see docs/widget.md.",
+} as const;
 
 export const configQuery = objectOf({ locale: { ...locale, description: "The widget's locale; else the operator's." } }, [
   'locale',
@@ -30,9 +40,12 @@ export const startConversationRequest = objectOf(
       ['userId', 'email', 'name'],
     ),
     locale,
+    identityToken,
   },
-  ['contact', 'locale'],
+  ['contact', 'locale', 'identityToken'],
 );
+
+export const identityRequest = objectOf({ identityToken });
 
 const citation = objectOf({
   n: { type: 'integer', minimum: 1, description: 'The number of its `[n]` marker in the text.' },
@@ -94,6 +107,27 @@ export const sendMessageRequest = objectOf(
 );
 
 export const handoffResponse = objectOf({ status });
+
+export const identityResponse = objectOf({
+  visitorToken: {
+    type: 'string',
+    description:
+      "The verified visitor's session (12 hours): send it as x-visitor-token on the routes of any conversation listed here, or when starting a new one; shown once.",
+  },
+  expiresInSeconds: { type: 'integer', minimum: 1 },
+  userId: { type: 'string' },
+  conversations: {
+    type: 'array',
+    description: "The visitor's conversations with this operator, newest first (at most 20).",
+    items: objectOf({
+      conversationId: uuid,
+      status,
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      lastMessage: nullable(chatMessage),
+    }),
+  },
+});
 
 /** The server-sent events of the chat routes, documented as the stream's schema. */
 export const eventStreamSchema = {

@@ -4,6 +4,7 @@ import type {
   ConversationKeys,
   ConversationStatus,
   StartedConversation,
+  VerifiedVisitor,
   WidgetConfig,
 } from './chat-types.js';
 import { readServerEvents, type ServerEvent } from './server-events.js';
@@ -39,7 +40,9 @@ export interface ChatApiOptions {
 /** The chat API, one method per route. Event-stream routes call `onEvent` and resolve when the stream ends. */
 export interface ChatApi {
   config(locale: string): Promise<WidgetConfig>;
-  start(input: { contact?: Contact; locale: string }): Promise<StartedConversation>;
+  /** A verified visitor's session, when given, vouches for them instead of an identity token. */
+  start(input: { contact?: Contact; locale: string; identityToken?: string }, session?: string): Promise<StartedConversation>;
+  identify(identityToken: string): Promise<VerifiedVisitor>;
   history(keys: ConversationKeys): Promise<ConversationHistory>;
   send(
     keys: ConversationKeys,
@@ -95,7 +98,9 @@ export function createChatApi({ apiUrl, operatorKey, fetch, signal }: ChatApiOpt
 
   return {
     config: (locale) => json(`/chat/config?locale=${encodeURIComponent(locale)}`),
-    start: (input) => json('/chat/conversations', { method: 'POST', body: input }),
+    start: (input, session) =>
+      json('/chat/conversations', { method: 'POST', body: input, headers: session ? { 'x-visitor-token': session } : {} }),
+    identify: (identityToken) => json('/chat/identity', { method: 'POST', body: { identityToken } }),
     history: (keys) => json(conversation(keys, '/messages'), { keys }),
     async send(keys, message, onEvent) {
       await readServerEvents(await call(conversation(keys, '/messages'), { method: 'POST', body: message, keys }), onEvent);

@@ -44,11 +44,20 @@ export interface Contact {
 export interface ConversationKeys {
   conversationId: string;
   visitorToken: string;
+  /** The signed-in user the conversation was verified as; only they continue it on this browser. */
+  userId?: string;
 }
 
 export interface StartedConversation extends ConversationKeys {
   status: ConversationStatus;
   messages: ChatMessage[];
+}
+
+/** A verified visitor's session and their conversations with the operator, newest first (`POST /chat/identity`). */
+export interface VerifiedVisitor {
+  visitorToken: string;
+  userId: string;
+  conversations: Array<{ conversationId: string; status: ConversationStatus }>;
 }
 
 export interface ConversationHistory {

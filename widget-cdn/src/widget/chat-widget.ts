@@ -3,6 +3,7 @@ import type { ConversationStatus } from './chat-types.js';
 import { createConversation } from './conversation.js';
 import type { WidgetEvents } from './events.js';
 import { createFocusReturn } from './focus.js';
+import { userOfToken } from './identity.js';
 import type { Lifetime } from './lifetime.js';
 import type { OptionChanges, WidgetOptions } from './options.js';
 import { createSavedConversation } from './saved-conversation.js';
@@ -53,6 +54,9 @@ export async function startChatWidget(
   let config = await api.config(locale);
   let strings = stringsFor(locale);
   let contact = options.contact;
+  let identity = options.identityToken;
+  // Who the page signs in: known at once from a token given as a string, only once fetched from a function.
+  const pageUser = typeof identity === 'string' ? userOfToken(identity) : identity ? undefined : null;
   let isOpen = false;
   let status: ConversationStatus = 'ai';
   let agentName: string | undefined;
@@ -100,6 +104,14 @@ export async function startChatWidget(
       aiNotice: config.aiNotice,
     }),
     startInput: () => ({ contact, locale }),
+    pageUser: () => pageUser,
+    async identityToken() {
+      const source = identity;
+      // A token given as a string is taken once by the service: it is not sent twice.
+      if (typeof source === 'string') identity = undefined;
+      const token = typeof source === 'function' ? await source() : source;
+      return typeof token === 'string' && token.trim() ? token.trim() : undefined;
+    },
     onSent: (message) => events.emit('message:sent', { message }),
     onReceived: (message) => {
       if (!isOpen) launcher.setUnread(true);
@@ -164,6 +176,7 @@ export async function startChatWidget(
     hide: () => launcher.setVisible(false),
     update(changes) {
       if (changes.contact) contact = changes.contact;
+      if (changes.identityToken) identity = changes.identityToken;
       if (changes.showLauncher !== undefined) launcher.setVisible(changes.showLauncher);
       if (changes.panelId) host.id = changes.panelId;
       const next = changes.locale && resolveLocale(changes.locale, win.navigator.language);

@@ -10,6 +10,7 @@ import {
 } from './chat-types.js';
 import type { ConversationView } from './conversation-view.js';
 import { followConversation } from './event-follower.js';
+import { userOfToken } from './identity.js';
 import type { Lifetime } from './lifetime.js';
 import { createMessageList } from './message-list.js';
 import { newMessageId } from './message-id.js';
@@ -26,6 +27,10 @@ export interface ConversationDeps {
   greeting(): ChatMessage;
   /** What the next conversation starts with (`update` can change both). */
   startInput(): { contact?: Contact; locale: string };
+  /** A fresh identity token from the page, or undefined when it gave none (or only one, already used). */
+  identityToken(): Promise<string | undefined>;
+  /** Who the page signs in: a user id, null for no one, undefined when unknown until a token is fetched. */
+  pageUser(): string | null | undefined;
   onSent(message: ChatMessage): void;
   onReceived(message: ChatMessage): void;
   onError(code: string, message: string): void;
@@ -52,6 +57,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const list = createMessageList(view);
   const answers = createAnswerStreams(view);
   let keys = saved.load();
+  /** A verified visitor's session (`POST /chat/identity`): it opens their conversations and starts new ones. */
+  let session: { visitorToken: string; userId: string } | undefined;
+  // A conversation verified as a user is theirs only: another user of this browser (or no one signed in) starts afresh.
+  if (keys?.userId !== undefined && deps.pageUser() !== undefined && deps.pageUser() !== keys.userId) {
+    saved.forget();
+    keys = undefined;
+  }
+  /** The page's user is known only once a token is fetched: the remembered conversation waits until then. */
+  let userUnchecked = keys?.userId !== undefined && deps.pageUser() === undefined;
   let status: ConversationStatus = 'ai';
   let agentName: string | undefined;
   let notice: Notice | undefined;
@@ -64,11 +78,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
   let failed: { text: string; messageId: string } | undefined;
 
   // A remembered conversation is followed at once, so an agent's reply shows (as unread) even before the window opens.
-  if (keys) follow(keys);
+  if (keys && !userUnchecked) follow(keys);
 
   async function prepare(): Promise<void> {
     if (prepared) return;
     prepared = true;
+    let token: string | undefined;
+    if (keys && userUnchecked) {
+      userUnchecked = false;
+      token = await deps.identityToken().catch(() => undefined);
+      if (token !== undefined && userOfToken(token) === keys.userId) follow(keys);
+      else forget();
+    }
+    if (!keys) await resumeEarlier(token);
     const current = keys;
     if (!current) return showGreeting();
     try {
@@ -84,6 +106,26 @@ export function createConversation(deps: ConversationDeps): Conversation {
       if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return restart();
       prepared = false;
       report(error, 'loadFailed');
+    }
+  }
+
+  /**
+   * A verified visitor with no conversation on this device continues their newest open one from
+   * another device (its history shows as for a remembered one).
+   */
+  async function resumeEarlier(given: string | undefined): Promise<void> {
+    try {
+      const token = given ?? (await deps.identityToken());
+      if (!token) return;
+      const found = await api.identify(token);
+      session = { visitorToken: found.visitorToken, userId: found.userId };
+      const open = found.conversations.find((conversation) => conversation.status !== 'closed');
+      if (!open || keys) return;
+      keys = { conversationId: open.conversationId, visitorToken: found.visitorToken, userId: found.userId };
+      saved.save(keys);
+      follow(keys);
+    } catch (error) {
+      if (!lifetime.signal.aborted) report(error, identityNotice(error) ?? 'loadFailed');
     }
   }
 
@@ -132,7 +174,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const code = error instanceof ApiError ? error.status : 0;
       if (code === 409) setStatus('closed');
       if (code === 403 || code === 404) forget();
-      report(error, code === 429 ? 'tooFast' : code === 409 ? 'ended' : 'sendFailed');
+      if (identityNotice(error)) session = undefined;
+      report(error, identityNotice(error) ?? (code === 429 ? 'tooFast' : code === 409 ? 'ended' : 'sendFailed'));
     } finally {
       answers.release(messageId);
     }
@@ -161,10 +204,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
   /** The conversation's keys, starting it first when there is none (once, however many ask at the same time). */
   function conversationKeys(): Promise<ConversationKeys> {
     if (keys) return Promise.resolve(keys);
-    starting ??= api
-      .start(deps.startInput())
+    let userId: string | undefined;
+    starting ??= (session ? Promise.resolve(undefined) : deps.identityToken())
+      .then((identityToken) => {
+        userId = session?.userId ?? (identityToken ? userOfToken(identityToken) : undefined);
+        const input = { ...deps.startInput(), ...(identityToken ? { identityToken } : {}) };
+        return api.start(input, session?.visitorToken);
+      })
       .then((started) => {
-        const current = { conversationId: started.conversationId, visitorToken: started.visitorToken };
+        const current = {
+          conversationId: started.conversationId,
+          visitorToken: started.visitorToken,
+          ...(userId ? { userId } : {}),
+        };
         keys = current;
         saved.save(current);
         setStatus(started.status);
@@ -249,6 +301,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
     setNotice(next);
     const { code, message } = error instanceof ApiError ? error : { code: 'unexpected', message: String(error) };
     deps.onError(code, message);
+  }
+
+  /** A refused identity: the page must sign the visitor in again (a fresh token). */
+  function identityNotice(error: unknown): Notice | undefined {
+    return error instanceof ApiError && error.code.startsWith('identity_') ? 'identityRefused' : undefined;
   }
 
   function showGreeting(): void {

@@ -5,11 +5,15 @@ export interface WidgetOptions {
   operatorKey: string;
   locale?: string;
   contact?: Contact;
+  /** A visitor identity token signed by the site's server, or a function giving a fresh one each time it is called. */
+  identityToken?: IdentityTokenSource;
   showLauncher: boolean;
   panelId?: string;
   /** Our extension: where the chat API is, instead of the widget file server's service.json. */
   apiUrl?: string;
 }
+
+export type IdentityTokenSource = string | (() => string | Promise<string>);
 
 export type OptionChanges = Partial<WidgetOptions>;
 
@@ -67,6 +71,7 @@ const readers: Record<keyof WidgetOptions, (value: unknown) => unknown> = {
   locale: text,
   showLauncher: (value) => (typeof value === 'boolean' ? value : undefined),
   panelId: text,
+  identityToken: (value) => (typeof value === 'function' ? value : text(value)),
   apiUrl: (value) => text(value)?.replace(/\/+$/, '') || undefined,
   contact: (value) => {
     if (!isObject(value)) return undefined;

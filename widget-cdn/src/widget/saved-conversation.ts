@@ -25,13 +25,12 @@ export function createSavedConversation(storage: () => Storage, operatorKey: str
   return {
     load() {
       const value = attempt((store) => JSON.parse(store.getItem(key) ?? 'null') as Partial<ConversationKeys> | null);
-      const { conversationId, visitorToken } = value ?? {};
-      return typeof conversationId === 'string' && typeof visitorToken === 'string'
-        ? { conversationId, visitorToken }
-        : undefined;
+      const { conversationId, visitorToken, userId } = value ?? {};
+      if (typeof conversationId !== 'string' || typeof visitorToken !== 'string') return undefined;
+      return { conversationId, visitorToken, ...(typeof userId === 'string' ? { userId } : {}) };
     },
-    save({ conversationId, visitorToken }) {
-      attempt((store) => store.setItem(key, JSON.stringify({ conversationId, visitorToken })));
+    save({ conversationId, visitorToken, userId }) {
+      attempt((store) => store.setItem(key, JSON.stringify({ conversationId, visitorToken, userId })));
     },
     forget() {
       attempt((store) => store.removeItem(key));

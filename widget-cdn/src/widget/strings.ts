@@ -8,7 +8,7 @@ export function resolveLocale(requested: string | undefined, browserLanguage: st
 }
 
 /** The notices the status line shows after something went wrong (they win over the status text). */
-export type Notice = 'replyDelayed' | 'sendFailed' | 'tooFast' | 'ended' | 'loadFailed' | 'handoffFailed';
+export type Notice = 'replyDelayed' | 'sendFailed' | 'tooFast' | 'ended' | 'loadFailed' | 'handoffFailed' | 'identityRefused';
 
 export interface UiStrings extends Record<Notice, string> {
   openChat: string;
@@ -52,6 +52,7 @@ const en: UiStrings = {
   replyDelayed: 'The answer is taking longer than usual. It will appear here.',
   sendFailed: 'Could not send your message. Try again.',
   tooFast: 'You are sending messages too fast. Wait a moment, then try again.',
+  identityRefused: 'Please sign in again to chat with us.',
   ended: 'This conversation has ended. Send a message to start a new one.',
   loadFailed: 'Could not load the conversation. Try again later.',
   handoffFailed: 'Could not ask for a person. Try again.',
@@ -78,6 +79,7 @@ const de: UiStrings = {
   replyDelayed: 'Die Antwort dauert länger als üblich. Sie erscheint hier.',
   sendFailed: 'Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
   tooFast: 'Sie senden zu schnell. Warten Sie einen Moment und versuchen Sie es dann erneut.',
+  identityRefused: 'Bitte melden Sie sich erneut an, um mit uns zu chatten.',
   ended: 'Dieses Gespräch ist beendet. Schreiben Sie eine Nachricht, um ein neues zu beginnen.',
   loadFailed: 'Das Gespräch konnte nicht geladen werden. Bitte versuchen Sie es später erneut.',
   handoffFailed: 'Die Anfrage nach einer Person ist fehlgeschlagen. Bitte versuchen Sie es erneut.',
