@@ -21,6 +21,7 @@ import {
 } from '#workflows/conversation/messages.js';
 import type {
   Agent,
+  AgentReply,
   ClosedBy,
   ConversationInput,
   ConversationRef,
@@ -236,7 +237,7 @@ export function createConversationClient(client: Client, taskQueue: string, { ac
 
     agentReply: (
       ref: ConversationRef,
-      reply: { agentId: string; messageId: string; text: string },
+      reply: AgentReply,
       options?: ActionOptions,
     ): Promise<void> => act(ref, agentReplyUpdate, [reply], options),
 

@@ -58,8 +58,25 @@ export const chatMessage = objectOf(
     outcome: { enum: ['answered', 'unknown', 'handoff', 'failed'] },
     replyTo: { type: 'string', description: 'The visitor message this AI message answers.' },
     agent: objectOf({ name: { type: 'string' } }),
+    template: objectOf(
+      {
+        name: { type: 'string' },
+        language: { type: 'string' },
+        parameters: { type: 'array', items: { type: 'string' } },
+      },
+    ),
+    attachment: objectOf(
+      {
+        type: { enum: ['image', 'document'] },
+        mediaId: { type: 'string', description: "The platform's id of the uploaded file." },
+        url: { type: 'string', description: 'Where the file was fetched from.' },
+        caption: { type: 'string' },
+        filename: { type: 'string' },
+      },
+      ['caption', 'filename'],
+    ),
   },
-  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent'],
+  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent', 'template', 'attachment'],
 );
 
 const status = { enum: [...conversationStatuses] } as const;
