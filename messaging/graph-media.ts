@@ -10,7 +10,10 @@ import type { GraphCredential } from './graph-client.js';
 
 export interface GraphMediaClient {
   /** Uploads a file; answers the platform's media id. */
-  uploadMedia(credential: GraphCredential, file: { bytes: Buffer; contentType: string; filename: string }): Promise<{ id: string }>;
+  uploadMedia(
+    credential: GraphCredential,
+    file: { bytes: Buffer; contentType: string; filename: string },
+  ): Promise<{ id: string }>;
 }
 
 export function createGraphMediaClient({
@@ -52,7 +55,12 @@ export function createGraphMediaClient({
       if (!response.ok) throw classifyGraphError(response.status, parsed);
       const id = typeof parsed === 'object' && parsed !== null ? (parsed as { id?: unknown }).id : undefined;
       if (typeof id !== 'string' || id === '') {
-        throw new GraphApiError({ status: response.status, code: null, title: 'The upload was answered without a media id', kind: 'permanent' });
+        throw new GraphApiError({
+          status: response.status,
+          code: null,
+          title: 'The upload was answered without a media id',
+          kind: 'permanent',
+        });
       }
       return { id };
     },

@@ -79,7 +79,10 @@ export async function fetchMedia(http: OutboundFiles, url: string, type: MediaTy
     throw new MediaFetchError('media_unavailable', `The file could not be fetched: ${error.message}.`);
   }
   if (answer.status !== 200) {
-    throw new MediaFetchError('media_unavailable', `The file's address answered ${answer.status} ${answer.statusText}`.trim() + '.');
+    throw new MediaFetchError(
+      'media_unavailable',
+      `The file's address answered ${answer.status} ${answer.statusText}`.trim() + '.',
+    );
   }
   const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (!contentTypes.includes(contentType) || !looksLike(contentType, answer.bytes)) {
@@ -134,7 +137,11 @@ export function mediaPayload(to: string, media: SentMedia, caption?: string) {
   const withCaption = caption ? { caption } : {};
   return media.type === 'image'
     ? { ...envelope, type: 'image' as const, image: { id: media.mediaId, ...withCaption } }
-    : { ...envelope, type: 'document' as const, document: { id: media.mediaId, ...withCaption, filename: media.filename ?? 'file' } };
+    : {
+        ...envelope,
+        type: 'document' as const,
+        document: { id: media.mediaId, ...withCaption, filename: media.filename ?? 'file' },
+      };
 }
 
 /** How the transcript shows a file, as inbound files are shown (`[Image] caption`, `[Document: file.pdf] caption`). */

@@ -75,8 +75,10 @@ export function bodyParametersOf(body: string): { count: number } | { problem: s
   if (bad !== undefined) return { problem: `{{${bad}}} is not a positional parameter: write {{1}}, {{2}}, …` };
   const used = new Set(numbers.map(Number));
   const count = used.size === 0 ? 0 : Math.max(...used);
-  if (count > templateLimits.bodyParameters) return { problem: `a body takes at most ${templateLimits.bodyParameters} parameters` };
-  for (let n = 1; n <= count; n++) if (!used.has(n)) return { problem: `{{${n}}} is missing: parameters are numbered from 1 without gaps` };
+  if (count > templateLimits.bodyParameters)
+    return { problem: `a body takes at most ${templateLimits.bodyParameters} parameters` };
+  for (let n = 1; n <= count; n++)
+    if (!used.has(n)) return { problem: `{{${n}}} is missing: parameters are numbered from 1 without gaps` };
   return { count };
 }
 

@@ -174,7 +174,9 @@ export async function startFakeMessagingPlatform({
     const media = /^\/(v\d+\.\d+)\/(\d+)\/media$/.exec(request.url ?? '');
     if (media && request.method === 'POST') {
       const uploaded = await extras.upload(request, media[2]!);
-      return 'id' in uploaded ? { status: 200, body: uploaded } : graphError(uploaded.status, uploaded.code, uploaded.message, uploaded);
+      return 'id' in uploaded
+        ? { status: 200, body: uploaded }
+        : graphError(uploaded.status, uploaded.code, uploaded.message, uploaded);
     }
     const [, apiVersion = '', phoneNumberId = ''] = /^\/([^/]*)\/([^/]*)\/messages$/.exec(request.url ?? '') ?? [];
     if (request.method !== 'POST' || !/^v\d+\.\d+$/.test(apiVersion)) {

@@ -84,7 +84,12 @@ export function createFakeExtras() {
     const t = isRecord(template) ? template : {};
     const language = isRecord(t.language) ? t.language.code : undefined;
     if (typeof t.name !== 'string' || typeof language !== 'string') {
-      return { status: 400, code: 131008, message: '(#131008) Required parameter is missing', details: 'template name and language.code are required' };
+      return {
+        status: 400,
+        code: 131008,
+        message: '(#131008) Required parameter is missing',
+        details: 'template name and language.code are required',
+      };
     }
     const found = templates.find((entry) => entry.name === t.name && entry.language === language);
     if (!found) {
@@ -96,14 +101,25 @@ export function createFakeExtras() {
       };
     }
     if (found.status === 'PAUSED') {
-      return { status: 400, code: 132015, message: '(#132015) Template is Paused', details: 'Template is paused due to low quality so it cannot be sent in a template message.' };
+      return {
+        status: 400,
+        code: 132015,
+        message: '(#132015) Template is Paused',
+        details: 'Template is paused due to low quality so it cannot be sent in a template message.',
+      };
     }
     if (found.status === 'DISABLED') {
-      return { status: 400, code: 132016, message: '(#132016) Template is Disabled', details: 'Template has been paused too many times due to low quality and is now permanently disabled.' };
+      return {
+        status: 400,
+        code: 132016,
+        message: '(#132016) Template is Disabled',
+        details: 'Template has been paused too many times due to low quality and is now permanently disabled.',
+      };
     }
     const components = Array.isArray(t.components) ? t.components : [];
     const bodyComponent = components.find((component) => isRecord(component) && component.type === 'body');
-    const parameters: unknown[] = isRecord(bodyComponent) && Array.isArray(bodyComponent.parameters) ? bodyComponent.parameters : [];
+    const parameters: unknown[] =
+      isRecord(bodyComponent) && Array.isArray(bodyComponent.parameters) ? bodyComponent.parameters : [];
     if (parameters.length !== found.bodyParameters) {
       return {
         status: 400,
@@ -113,7 +129,8 @@ export function createFakeExtras() {
       };
     }
     const badIndex = parameters.findIndex(
-      (parameter) => !isRecord(parameter) || parameter.type !== 'text' || typeof parameter.text !== 'string' || parameter.text.trim() === '',
+      (parameter) =>
+        !isRecord(parameter) || parameter.type !== 'text' || typeof parameter.text !== 'string' || parameter.text.trim() === '',
     );
     if (badIndex >= 0) {
       return {
@@ -129,11 +146,21 @@ export function createFakeExtras() {
   function checkMediaSend(phoneNumberId: string, type: string, media: unknown): ExtrasError | undefined {
     const id = isRecord(media) ? media.id : undefined;
     if (typeof id !== 'string' || !uploaded.some((entry) => entry.id === id && entry.phoneNumberId === phoneNumberId)) {
-      return { status: 400, code: 100, message: '(#100) Invalid parameter', details: `${type}.id is not a media id uploaded by this number` };
+      return {
+        status: 400,
+        code: 100,
+        message: '(#100) Invalid parameter',
+        details: `${type}.id is not a media id uploaded by this number`,
+      };
     }
     const caption = isRecord(media) ? media.caption : undefined;
     if (caption !== undefined && (typeof caption !== 'string' || [...caption].length > 1024)) {
-      return { status: 400, code: 131009, message: '(#131009) Parameter value is not valid', details: `${type}.caption is longer than 1024 characters` };
+      return {
+        status: 400,
+        code: 131009,
+        message: '(#131009) Parameter value is not valid',
+        details: `${type}.caption is longer than 1024 characters`,
+      };
     }
     return undefined;
   }
@@ -160,10 +187,20 @@ export function createFakeExtras() {
     const contentType = String(form.get('type') ?? file.type);
     const kind = platformMedia.find(({ types }) => types.includes(contentType));
     if (!kind) {
-      return { status: 400, code: 131053, message: '(#131053) Media upload error', details: `Unsupported file type ${contentType}` };
+      return {
+        status: 400,
+        code: 131053,
+        message: '(#131053) Media upload error',
+        details: `Unsupported file type ${contentType}`,
+      };
     }
     if (file.size > kind.maxBytes) {
-      return { status: 400, code: 131053, message: '(#131053) Media upload error', details: `file size ${file.size} exceeds the limit of ${kind.maxBytes} bytes` };
+      return {
+        status: 400,
+        code: 131053,
+        message: '(#131053) Media upload error',
+        details: `file size ${file.size} exceeds the limit of ${kind.maxBytes} bytes`,
+      };
     }
     const id = String(randomInt(1e14, 9e14));
     const filename = 'name' in file && typeof file.name === 'string' ? file.name : '';

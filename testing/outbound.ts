@@ -11,7 +11,10 @@ import {
  * any address, fakes on 127.0.0.1 included. With a `transport` (a scripted `fetch`), no network at all;
  * the URL, redirect and size rules still apply.
  */
-export function localOutbound(transport?: Transport | typeof fetch, maxResponseBytes = 8 * 1024 * 1024): OutboundHttp & OutboundFiles {
+export function localOutbound(
+  transport?: Transport | typeof fetch,
+  maxResponseBytes = 8 * 1024 * 1024,
+): OutboundHttp & OutboundFiles {
   return createOutboundHttp({
     allowedNetworks: everyNetwork,
     httpsOnly: false,

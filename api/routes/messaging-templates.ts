@@ -46,9 +46,10 @@ export function createMessagingTemplatesRouter({ requireUser, connections, templ
     async (ctx) => {
       const connection = await owned(ctx.state.user.tenantId, ctx.params.connectionId!);
       const parameters = bodyParametersOf(ctx.request.body.body);
-      if ('problem' in parameters) throw invalidPayload(`The body's parameters are not valid: ${parameters.problem}.`, [
-        { path: '/body', message: parameters.problem },
-      ]);
+      if ('problem' in parameters)
+        throw invalidPayload(`The body's parameters are not valid: ${parameters.problem}.`, [
+          { path: '/body', message: parameters.problem },
+        ]);
       try {
         ctx.body = await templates.add(connection.id, ctx.request.body, parameters.count);
         ctx.status = 201;

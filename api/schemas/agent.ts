@@ -125,7 +125,11 @@ export const agentMediaRequest = objectOf(
       description: 'Where the service fetches the file (https in production, public addresses only).',
     },
     caption: { type: 'string', maxLength: 1024, description: 'Shown under the file.' },
-    filename: { type: 'string', maxLength: 240, description: 'Documents: the name the customer sees; by default the last segment of the URL.' },
+    filename: {
+      type: 'string',
+      maxLength: 240,
+      description: 'Documents: the name the customer sees; by default the last segment of the URL.',
+    },
     messageId: replyMessageId,
   },
   ['caption', 'filename', 'messageId'],

@@ -58,13 +58,11 @@ export const chatMessage = objectOf(
     outcome: { enum: ['answered', 'unknown', 'handoff', 'failed'] },
     replyTo: { type: 'string', description: 'The visitor message this AI message answers.' },
     agent: objectOf({ name: { type: 'string' } }),
-    template: objectOf(
-      {
-        name: { type: 'string' },
-        language: { type: 'string' },
-        parameters: { type: 'array', items: { type: 'string' } },
-      },
-    ),
+    template: objectOf({
+      name: { type: 'string' },
+      language: { type: 'string' },
+      parameters: { type: 'array', items: { type: 'string' } },
+    }),
     attachment: objectOf(
       {
         type: { enum: ['image', 'document'] },

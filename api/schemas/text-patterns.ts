@@ -43,7 +43,10 @@ export const textPatterns = {
     pattern: '^[a-z0-9_]+$',
     words: 'must be lowercase letters, digits and underscores, as the platform names templates (order_update)',
   },
-  templateLanguage: { pattern: '^[a-z]{2,3}(_[A-Z]{2})?$', words: 'must be a language code as the platform writes it: en, en_US, pt_BR' },
+  templateLanguage: {
+    pattern: '^[a-z]{2,3}(_[A-Z]{2})?$',
+    words: 'must be a language code as the platform writes it: en, en_US, pt_BR',
+  },
   phoneNumber: {
     pattern: '^\\+[1-9][0-9]{6,14}$',
     words: 'must be a phone number in E.164 form: +, the country code and digits only, such as +4915123456789',

@@ -28,7 +28,11 @@ export function createReplyExtras({ connections, templates, media }: ReplyExtras
   /** The conversation's connection id; widget conversations have none. */
   function connectionOf(conversation: ConversationRecord, what: string): string {
     if (conversation.channel !== 'messaging' || !conversation.messaging) {
-      throw new AppError(409, 'unsupported_on_channel', `${what} can only be sent on the messaging channel; on the widget, reply with text (a link works).`);
+      throw new AppError(
+        409,
+        'unsupported_on_channel',
+        `${what} can only be sent on the messaging channel; on the widget, reply with text (a link works).`,
+      );
     }
     return conversation.messaging.connectionId;
   }
@@ -79,7 +83,8 @@ export function createReplyExtras({ connections, templates, media }: ReplyExtras
       try {
         file = await fetchMedia(media.http, url, type);
       } catch (error) {
-        if (error instanceof MediaFetchError) throw new AppError(400, error.code, error.message, [{ path: '/url', message: error.message }]);
+        if (error instanceof MediaFetchError)
+          throw new AppError(400, error.code, error.message, [{ path: '/url', message: error.message }]);
         throw error;
       }
       const shownName = filename?.trim() || file.filename;

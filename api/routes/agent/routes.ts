@@ -308,7 +308,8 @@ export function createAgentRouter({
   ): Promise<void> {
     const agentId = ctx.state.user.id;
     await workflowAction(
-      () => conversations.agentReply(conversation, { agentId, messageId, ...content }, { updateId: `reply/${agentId}/${messageId}` }),
+      () =>
+        conversations.agentReply(conversation, { agentId, messageId, ...content }, { updateId: `reply/${agentId}/${messageId}` }),
       { messageId },
     ).catch((error: unknown) => {
       // Accepted by the conversation: it will be sent, which is what 202 says.
