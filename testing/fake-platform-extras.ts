@@ -202,7 +202,7 @@ export function createFakeExtras() {
         details: `file size ${file.size} exceeds the limit of ${kind.maxBytes} bytes`,
       };
     }
-    const id = String(randomInt(1e14, 9e14));
+    const id = `${randomInt(1e7, 9e7)}${randomInt(1e7, 9e7)}`;
     const filename = 'name' in file && typeof file.name === 'string' ? file.name : '';
     uploaded.push({ id, phoneNumberId, contentType, filename, bytes: Buffer.from(await file.arrayBuffer()) });
     return { id };

@@ -224,7 +224,7 @@ export function createAgentRouter({
       summary: 'Reply to the customer',
       description:
         'Only the agent who took the conversation over may reply (409 `conflict` otherwise). The reply is accepted (202) and then appears in the transcript and on the channel. ' +
-        'Messaging: more than 24 hours after the customer last wrote, free-form replies are refused with 409 `window_closed` (templates are not supported yet). ' +
+        'Messaging: more than 24 hours after the customer last wrote, free-form replies are refused with 409 `window_closed`: send an approved template instead (`…/template-messages`). ' +
         'The `messageId` is the retry key: a reply sent again with it attaches to the first. Not taken up within `WORKFLOW_WAIT_SECONDS`: 503 `action_not_confirmed` (its details carry the `messageId` to retry with).',
       body: agentReplyRequest,
       responses: { 202: { description: 'The reply is accepted', schema: agentReplyResponse } },
