@@ -152,6 +152,17 @@ test('outside the window free text is refused and an approved template goes out,
     (value) => value !== undefined,
   );
   t.truthy(delivery);
+  // Sent again with its id (a retry after a lost answer, say): attached to the first, not sent twice.
+  const again = await c.asAgent('POST', '/template-messages', {
+    name: 'order_update',
+    language: 'en_US',
+    parameters: ['Grace', 'A-1042'],
+    messageId: sent.body.messageId,
+  });
+  t.is(again.status, 202);
+  t.is(again.body.messageId, sent.body.messageId);
+  const transcript = (await c.asAgent('GET', '')).body.messages;
+  t.is(transcript.filter((m: any) => m.id === sent.body.messageId).length, 1);
   t.is(c.received().length, sentBefore + 1, 'sent once');
 });
 
