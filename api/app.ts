@@ -28,6 +28,7 @@ import type { Tenancy } from '#tenancy/index.js';
 import type { MessagingConnections } from '#messaging/connections.js';
 import type { Inbound } from '#messaging/inbound.js';
 import type { ChannelState } from '#messaging/channel-state.js';
+import type { MessageTemplates } from '#messaging/templates.js';
 import type { ConnectorSetup } from '#connectors/connect.js';
 import type { ConnectorRecords } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
@@ -44,6 +45,7 @@ import { rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
 import { createAgentRouter } from './routes/agent/routes.js';
+import { createReplyExtras, type ReplyExtrasDeps } from './routes/agent/reply-extras.js';
 import { createAgentPageRouter } from './routes/agent/page.js';
 import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
 import { createAdminArticlesRouter } from './routes/articles/admin.js';
@@ -60,6 +62,7 @@ import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
 import { createMessagingConnectionsRouter } from './routes/messaging-connections.js';
 import { createOperatorIdentityRouter } from './routes/operator-identity.js';
+import { createMessagingTemplatesRouter } from './routes/messaging-templates.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
@@ -112,6 +115,10 @@ export interface AppDeps {
     channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
     /** Outside production only: connections that accept unsigned deliveries. */
     allowDevelopmentMode: boolean;
+    /** The business's approved templates, per connection. */
+    templates: MessageTemplates;
+    /** Agents' files: fetched by the outbound client, uploaded to the platform's media endpoint. */
+    media: ReplyExtrasDeps['media'];
   };
   connectors: {
     records: ConnectorRecords;
@@ -223,6 +230,7 @@ export function createApp({
       publicBaseUrl: settings.publicBaseUrl,
     }),
     createOperatorIdentityRouter({ tenancy, requireUser, identities: identity.identities }),
+    createMessagingTemplatesRouter({ requireUser, connections: messaging.connections, templates: messaging.templates }),
     createMessagingWebhooksRouter({
       connections: messaging.connections,
       inbound: messaging.inbound,
@@ -244,7 +252,15 @@ export function createApp({
       events: connectors.events,
       replays: createShopWebhookReplays(redis, settings.redisPrefix),
     }),
-    createAgentRouter({ requireUser, tenancy, ...chat, channel: messaging.channel, streams, streamSettings: settings.streams }),
+    createAgentRouter({
+      requireUser,
+      tenancy,
+      ...chat,
+      channel: messaging.channel,
+      extras: createReplyExtras({ connections: messaging.connections, templates: messaging.templates, media: messaging.media }),
+      streams,
+      streamSettings: settings.streams,
+    }),
     createAgentPageRouter(),
   ];
   routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));

@@ -35,6 +35,9 @@ import { createQuestionSearch } from '#articles/question-search.js';
 import { createArticleStore } from '#articles/store.js';
 import { createChannelState } from '#messaging/channel-state.js';
 import { createMessagingConnections } from '#messaging/connections.js';
+import { createGraphMediaClient } from '#messaging/graph-media.js';
+import { createMessageTemplates } from '#messaging/templates.js';
+import { createOutboundHttp, everyNetwork } from '#platform/outbound/outbound-http.js';
 import { createInbound } from '#messaging/inbound.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createConnectorSetup } from '#connectors/connect.js';
@@ -105,6 +108,12 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
   const follower = createEventFollower(redis, subscriber, config.redis.prefix);
   const identities = createOperatorIdentities(redis, config.redis.prefix, secretBox);
+  // Agents' images and documents, fetched as connectors fetch (loadConfig refuses the allowance in production).
+  const outbound = createOutboundHttp({
+    allowedNetworks: config.outbound.allowPrivateNetworks ? everyNetwork : [],
+    httpsOnly: config.env === 'production',
+    maxResponseBytes: config.outbound.maxResponseBytes,
+  });
 
   const app = createApp({
     logger,
@@ -156,6 +165,8 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       }),
       channel,
       allowDevelopmentMode: config.env !== 'production',
+      templates: createMessageTemplates(redis, config.redis.prefix),
+      media: { http: outbound, graph: createGraphMediaClient({ baseUrl: config.graphApiBaseUrl }) },
     },
     connectors: {
       records: connectorRecords,
@@ -203,7 +214,13 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
     live: { streams: () => streams.size, followings: () => follower.size },
     reconnectStreams: () => streams.reconnectAll(),
     async close() {
-      await Promise.allSettled([closeRedisClient(redis), closeRedisClient(subscriber), weaviate.close(), temporal.close()]);
+      await Promise.allSettled([
+        closeRedisClient(redis),
+        closeRedisClient(subscriber),
+        weaviate.close(),
+        temporal.close(),
+        outbound.close(),
+      ]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Citation } from '#answering/types.js';
+import type { AgentReplyExtras } from '#workflows/conversation/types.js';
 
 export type Author = 'visitor' | 'ai' | 'agent' | 'system';
 
@@ -20,4 +21,8 @@ export interface ChatMessage {
   /** The visitor message an AI message answers. */
   replyTo?: string;
   agent?: { name: string };
+  /** Messaging: the approved template an agent sent (`text` is the body the customer received). */
+  template?: NonNullable<AgentReplyExtras['template']>;
+  /** Messaging: the image or document an agent sent (`text` is `[Image] caption` or `[Document: name] caption`). */
+  attachment?: NonNullable<AgentReplyExtras['attachment']>;
 }

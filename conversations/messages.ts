@@ -3,7 +3,7 @@ import { formatForMessaging, labelAsAi } from '#answering/format/messaging.js';
 import { formatForWidget } from '#answering/format/widget.js';
 import { stringsFor, type Locale } from '#answering/locales.js';
 import type { ChatMessage } from './chat-message.js';
-import type { Channel } from '#workflows/conversation/types.js';
+import type { AgentReplyExtras, Channel } from '#workflows/conversation/types.js';
 
 /**
  * Builders of transcript messages. AI messages are labelled here, by the service, whatever wrote
@@ -52,8 +52,23 @@ export function visitorMessage(id: string, text: string, createdAt: string): Cha
   return { id, author: 'visitor', text, createdAt, aiGenerated: false };
 }
 
-export function agentMessage(id: string, text: string, agentName: string, createdAt: string): ChatMessage {
-  return { id, author: 'agent', text, createdAt, aiGenerated: false, agent: { name: agentName } };
+export function agentMessage(
+  id: string,
+  text: string,
+  agentName: string,
+  createdAt: string,
+  { template, attachment }: AgentReplyExtras = {},
+): ChatMessage {
+  return {
+    id,
+    author: 'agent',
+    text,
+    createdAt,
+    aiGenerated: false,
+    agent: { name: agentName },
+    ...(template ? { template } : {}),
+    ...(attachment ? { attachment } : {}),
+  };
 }
 
 export function systemMessage(id: string, text: string, createdAt: string): ChatMessage {

@@ -21,6 +21,7 @@ import {
 } from '#workflows/conversation/messages.js';
 import type {
   Agent,
+  AgentReply,
   ClosedBy,
   ConversationInput,
   ConversationRef,
@@ -234,11 +235,8 @@ export function createConversationClient(client: Client, taskQueue: string, { ac
     takeOver: (ref: ConversationRef, agent: Agent, options?: ActionOptions): Promise<ConversationStatus> =>
       act(ref, takeOverUpdate, [agent], options),
 
-    agentReply: (
-      ref: ConversationRef,
-      reply: { agentId: string; messageId: string; text: string },
-      options?: ActionOptions,
-    ): Promise<void> => act(ref, agentReplyUpdate, [reply], options),
+    agentReply: (ref: ConversationRef, reply: AgentReply, options?: ActionOptions): Promise<void> =>
+      act(ref, agentReplyUpdate, [reply], options),
 
     handBack: (ref: ConversationRef, agentId: string, options?: ActionOptions): Promise<ConversationStatus> =>
       act(ref, handBackUpdate, [{ agentId }], options),

@@ -166,12 +166,12 @@ export function createMessagingConnections(
 
     /**
      * Removes a connection: its webhook address stops answering (404), its secrets are gone, and the
-     * number can be connected again (with a new token, say). Its conversations stay; what they would
+     * number can be connected again (with a new token, say); its registered templates go with it. Its conversations stay; what they would
      * still send is recorded as not delivered (`connection_removed`).
      */
     async remove(connection: Pick<MessagingConnection, 'id' | 'tenantId' | 'phoneNumberId' | 'webhookPath'>): Promise<void> {
       await redis.eval(
-        `redis.call('DEL', KEYS[1], KEYS[2])
+        `redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])
          redis.call('ZREM', KEYS[3], ARGV[1])
          if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end`,
         {
@@ -180,6 +180,7 @@ export function createMessagingConnections(
             keys.byWebhookPath(connection.webhookPath),
             keys.ofTenant(connection.tenantId),
             keys.byPhoneNumberId(connection.tenantId, connection.phoneNumberId),
+            keys.templates(connection.id),
           ],
           arguments: [connection.id],
         },

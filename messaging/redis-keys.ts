@@ -3,6 +3,8 @@ export function messagingKeys(prefix: string) {
   return {
     /** A connection's record (a hash); its secrets only sealed. */
     connection: (connectionId: string) => `${prefix}:messaging-connection:${connectionId}`,
+    /** A connection's registered message templates (a hash, `name:language` to the template as JSON). */
+    templates: (connectionId: string) => `${prefix}:messaging-connection:${connectionId}:templates`,
     /** A tenant's connections by creation time (sorted set). */
     ofTenant: (tenantId: string) => `${prefix}:tenant:${tenantId}:messaging-connections`,
     /** Look-ups to the connection's id: the webhook path the platform calls, the number it delivers for. */

@@ -335,8 +335,8 @@ export const variables = {
   GRAPH_API_BASE_URL: {
     schema: url,
     default: 'https://graph.facebook.com',
-    description: "the messaging platform's API base",
-    usedBy: ['worker'],
+    description: "the messaging platform's API base (the API uploads agents' files to it, the worker sends)",
+    usedBy: ['api', 'worker'],
   },
   CONNECTORS_API_URL: {
     schema: url,
@@ -348,8 +348,8 @@ export const variables = {
     schema: { enum: ['true', 'false'] },
     default: 'false',
     description:
-      "true lets the worker's connectors reach loopback, private and other non-public addresses (local fakes, a site on the developer's machine); refused when NODE_ENV is production",
-    usedBy: ['worker'],
+      "true lets the worker's connectors, and the API fetching an agent's image or document, reach loopback, private and other non-public addresses (local fakes, a site on the developer's machine); refused when NODE_ENV is production",
+    usedBy: ['api', 'worker'],
   },
   OUTBOUND_MAX_RESPONSE_BYTES: {
     schema: { type: 'integer', minimum: 65536 },

@@ -16,6 +16,8 @@
  * Webhook side: `deliver` POSTs a delivery to our callback the way the platform does: compact
  * JSON with non-ASCII written as `\uXXXX` escapes, signed over those exact bytes. The builders
  * make realistic deliveries out of the samples in `messaging-samples/`.
+ *
+ * Templates, the 24-hour window as the platform keeps it, and the media endpoint: `fake-platform-extras.ts`.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import type { IncomingMessage } from 'node:http';
 import { idempotencyKeyHeader } from '#messaging/graph-client.js';
 import { validateOutboundPayload } from '#messaging/outbound-message.js';
 import { signBody } from '#messaging/webhook-signature.js';
+import { createFakeExtras, type FakeTemplate, type UploadedMedia } from './fake-platform-extras.js';
 import { readBody, startAnsweringFake } from './http-fake.js';
 
 export { idempotencyKeyHeader };
@@ -123,6 +126,13 @@ export interface FakeMessagingPlatform {
   revokeToken(token: string): void;
   /** Sends to this customer answer 400, code 131026 (not on WhatsApp, or has blocked the business). */
   unavailable(waId: string): void;
+  /** The business's account approves (or pauses, disables) a template: template sends are checked against these. */
+  approveTemplate(template: FakeTemplate): void;
+  /** The customer last wrote more than 24 hours ago: free-form sends to them answer 131047, templates go through. */
+  closeWindow(waId: string): void;
+  openWindow(waId: string): void;
+  /** Files uploaded to the media endpoint, in order. */
+  uploaded: UploadedMedia[];
   close(): Promise<void>;
 }
 
@@ -151,6 +161,7 @@ export async function startFakeMessagingPlatform({
   const sent: SentMessage[] = [];
   const reads: ReadReceipt[] = [];
   const requests: FakeMessagingPlatform['requests'] = [];
+  const extras = createFakeExtras();
 
   async function answer(request: IncomingMessage): Promise<GraphAnswer> {
     const authorization = request.headers.authorization ?? '';
@@ -159,6 +170,13 @@ export async function startFakeMessagingPlatform({
     }
     if (!tokens.has(authorization.slice('Bearer '.length))) {
       return graphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
+    }
+    const media = /^\/(v\d+\.\d+)\/(\d+)\/media$/.exec(request.url ?? '');
+    if (media && request.method === 'POST') {
+      const uploaded = await extras.upload(request, media[2]!);
+      return 'id' in uploaded
+        ? { status: 200, body: uploaded }
+        : graphError(uploaded.status, uploaded.code, uploaded.message, uploaded);
     }
     const [, apiVersion = '', phoneNumberId = ''] = /^\/([^/]*)\/([^/]*)\/messages$/.exec(request.url ?? '') ?? [];
     if (request.method !== 'POST' || !/^v\d+\.\d+$/.test(apiVersion)) {
@@ -197,7 +215,10 @@ export async function startFakeMessagingPlatform({
       await script.released;
       holding.splice(holding.indexOf(waId), 1);
     }
-    const problems = validateOutboundPayload(body);
+    const refused = extras.checkSend(phoneNumberId, waId, body);
+    if (refused) return graphError(refused.status, refused.code, refused.message, refused);
+    // Templates and files were checked by the extras; text and interactive messages by their rules.
+    const problems = ['template', 'image', 'document'].includes(String(body.type)) ? [] : validateOutboundPayload(body);
     if (problems.length > 0) return graphError(400, 131009, '(#131009) Parameter value is not valid', { details: problems[0] });
     if (unreachable.has(waId)) {
       return graphError(400, 131026, '(#131026) Message Undeliverable.', { details: 'Message Undeliverable.' });
@@ -262,6 +283,10 @@ export async function startFakeMessagingPlatform({
     acceptToken: (token) => void tokens.add(token),
     revokeToken: (token) => void tokens.delete(token),
     unavailable: (waId) => void unreachable.add(waId.replace(/^\+/, '')),
+    approveTemplate: extras.approveTemplate,
+    closeWindow: extras.closeWindow,
+    openWindow: extras.openWindow,
+    uploaded: extras.uploaded,
     close: server.close,
   };
 }

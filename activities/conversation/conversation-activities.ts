@@ -8,6 +8,7 @@ import type { ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type {
   Agent,
+  AgentReplyExtras,
   ConversationRef,
   ConversationStatus,
   StatusNotice,
@@ -167,13 +168,10 @@ export function createConversationActivities({
       if (input.status === 'waiting_for_agent' && input.notice !== 'stillWaitingForAgent') metrics.handedOff(ref.channel);
     },
 
-    async recordAgentMessage(input: {
-      conversation: ConversationRef;
-      agent: Agent;
-      messageId: string;
-      text: string;
-    }): Promise<void> {
-      await record(input.conversation, agentMessage(input.messageId, input.text, input.agent.name, now().toISOString()));
+    async recordAgentMessage(
+      input: { conversation: ConversationRef; agent: Agent; messageId: string; text: string } & AgentReplyExtras,
+    ): Promise<void> {
+      await record(input.conversation, agentMessage(input.messageId, input.text, input.agent.name, now().toISOString(), input));
     },
   };
 

@@ -5,6 +5,7 @@ import type { ChatMessage } from '#conversations/chat-message.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';
 import { GraphApiError, type GraphClient, type GraphCredential } from '#messaging/graph-client.js';
+import { extrasPayloads, sendableOutsideWindow } from '#messaging/agent-extras.js';
 import { choiceMessages, textMessages } from '#messaging/outbound-message.js';
 import type { ConversationRef } from '#workflows/conversation/types.js';
 
@@ -180,13 +181,13 @@ export function createDeliveryActivities({
           return 'failed';
         }
         const windowOpenUntil = await channel.windowOpenUntil(conversationId);
-        if (!windowOpenUntil || windowOpenUntil <= now()) {
+        if ((!windowOpenUntil || windowOpenUntil <= now()) && !sendableOutsideWindow(message)) {
           const parts = await channel.partsSent(conversationId, message.id, payloadsOf(ref, message).length);
           await fail(
             ref,
             message,
             'window_closed',
-            'More than 24 hours have passed since the customer last wrote: the platform only allows templates, which are not supported yet.',
+            'More than 24 hours have passed since the customer last wrote: the platform only allows approved templates.',
             parts.filter(isString),
           );
           return 'failed';
@@ -233,6 +234,8 @@ function isString(value: string | undefined): value is string {
 /** The platform payloads of one message: an answer that found nothing offers a person as a button. */
 function payloadsOf(ref: ConversationRef, message: ChatMessage): object[] {
   const to = ref.messaging!.customer;
+  const extras = extrasPayloads(to, message);
+  if (extras) return extras;
   if (message.author === 'ai' && message.outcome === 'unknown') {
     const label = stringsFor(resolveLocale(ref.locale)).handoffButton;
     return choiceMessages(to, message.text, [{ id: handoffChoiceId, title: label }]);

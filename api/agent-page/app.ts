@@ -279,13 +279,14 @@ function renderDetail() {
     windowNote.className = open ? 'notice' : 'notice closed';
     windowNote.textContent = open
       ? `Reply window open until ${time(conversation.windowOpenUntil)} (24 hours after the customer last wrote).`
-      : 'Reply window closed: the customer wrote more than 24 hours ago, and template messages are not supported yet.';
+      : 'Reply window closed: the customer wrote more than 24 hours ago; only an approved template may be sent.';
   }
   const problem = conversation.deliveryProblem;
   $('problem').hidden = !problem;
   if (problem)
     $('problem').textContent = `Last message not delivered (${time(problem.at)}): ${problem.message} [${problem.code}]`;
   renderTranscript();
+  renderExtras(conversation);
 }
 
 function renderTranscript() {
@@ -368,6 +369,140 @@ async function sendReply(event: SubmitEvent) {
     showError(messageOf(error));
   } finally {
     renderDetail();
+  }
+}
+
+// ---- Templates and files (messaging only) ------------------------------------------------------
+// Built here rather than in index.html: below the reply box, a template picker with a field per
+// parameter while the 24-hour window is closed, and a file form (image or document by URL) while it is open.
+
+interface Template {
+  name: string;
+  language: string;
+  category: string;
+  body: string;
+  bodyParameters: number;
+}
+
+const extras: { conversationId: string | null; templates: Template[]; box: HTMLDivElement | null } = {
+  conversationId: null,
+  templates: [],
+  box: null,
+};
+
+function renderExtras(conversation: Conversation) {
+  if (!extras.box) {
+    extras.box = el('div', 'extras');
+    $('reply').after(extras.box);
+  }
+  const box = extras.box;
+  const until = conversation.windowOpenUntil ? new Date(conversation.windowOpenUntil).getTime() : 0;
+  const mode =
+    conversation.channel !== 'messaging' || conversation.status !== 'agent' ? 'none' : until > Date.now() ? 'file' : 'template';
+  if (box.dataset.mode === mode && box.dataset.conversationId === conversation.conversationId) return;
+  box.dataset.mode = mode;
+  box.dataset.conversationId = conversation.conversationId;
+  box.replaceChildren();
+  if (mode === 'template') void showTemplatePicker(box, conversation.conversationId);
+  if (mode === 'file') box.append(fileForm(conversation.conversationId));
+}
+
+async function showTemplatePicker(box: HTMLDivElement, conversationId: string) {
+  const path = `/agent/conversations/${encodeURIComponent(conversationId)}`;
+  if (extras.conversationId !== conversationId) {
+    try {
+      extras.templates = (await api<{ templates: Template[] }>('GET', `${path}/templates`)).templates;
+      extras.conversationId = conversationId;
+    } catch (error) {
+      showError(messageOf(error));
+      return;
+    }
+  }
+  if (state.selected !== conversationId) return;
+  if (extras.templates.length === 0) {
+    box.append(el('p', 'notice', 'No approved templates are registered for this number (an admin registers them).'));
+    return;
+  }
+  const form = el('form', 'reply template');
+  const choice = el('select');
+  choice.setAttribute('aria-label', 'Template');
+  extras.templates.forEach((template, i) => {
+    const option = el('option', undefined, `${template.name} (${template.language})`);
+    option.value = String(i);
+    choice.append(option);
+  });
+  const preview = el('p', 'notice');
+  const fields = el('div', 'parameters');
+  const send = el('button', undefined, 'Send template');
+  send.type = 'submit';
+  const show = () => {
+    const template = extras.templates[Number(choice.value)]!;
+    preview.textContent = template.body;
+    fields.replaceChildren();
+    for (let n = 1; n <= template.bodyParameters; n++) {
+      const input = el('input');
+      input.required = true;
+      input.placeholder = `{{${n}}}`;
+      input.setAttribute('aria-label', `Parameter ${n}`);
+      fields.append(input);
+    }
+  };
+  choice.addEventListener('change', show);
+  show();
+  form.append(choice, preview, fields, send);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const template = extras.templates[Number(choice.value)]!;
+    const parameters = [...fields.querySelectorAll('input')].map((input) => input.value);
+    void sendExtra(`${path}/template-messages`, { name: template.name, language: template.language, parameters }, form);
+  });
+  box.append(form);
+}
+
+function fileForm(conversationId: string): HTMLFormElement {
+  const form = el('form', 'reply file');
+  const type = el('select');
+  type.setAttribute('aria-label', 'File type');
+  for (const [value, label] of [
+    ['image', 'Image (JPEG, PNG, 5 MB)'],
+    ['document', 'Document (PDF, Office, 16 MB)'],
+  ]) {
+    const option = el('option', undefined, label);
+    option.value = value!;
+    type.append(option);
+  }
+  const url = el('input');
+  url.type = 'url';
+  url.required = true;
+  url.placeholder = 'https://… address of the file';
+  url.setAttribute('aria-label', 'File address');
+  const caption = el('input');
+  caption.placeholder = 'Caption (optional)';
+  caption.maxLength = 1024;
+  caption.setAttribute('aria-label', 'Caption');
+  const send = el('button', undefined, 'Send file');
+  send.type = 'submit';
+  form.append(type, url, caption, send);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const body = { type: type.value, url: url.value, ...(caption.value.trim() ? { caption: caption.value } : {}) };
+    void sendExtra(`/agent/conversations/${encodeURIComponent(conversationId)}/media-messages`, body, form);
+  });
+  return form;
+}
+
+async function sendExtra(path: string, body: Record<string, unknown>, form: HTMLFormElement) {
+  showError('');
+  const button = form.querySelector('button');
+  if (button) button.disabled = true;
+  try {
+    await api('POST', path, { ...body, messageId: crypto.randomUUID() });
+    form.reset();
+    form.querySelector('select')?.dispatchEvent(new Event('change'));
+  } catch (error) {
+    showError(messageOf(error));
+  } finally {
+    if (button) button.disabled = false;
   }
 }
 

@@ -1,5 +1,8 @@
 import { channels, conversationStatuses } from '#workflows/conversation/types.js';
+import { mediaTypes } from '#messaging/media.js';
+import { templateLimits } from '#messaging/templates.js';
 import { chatMessage } from './chat.js';
+import { templateLanguage, templateName, templateResponse } from './messaging-templates.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
 import { textPatterns } from './text-patterns.js';
 
@@ -89,6 +92,56 @@ export const agentReplyRequest = objectOf(
 );
 
 export const agentReplyResponse = objectOf({ messageId: uuid });
+
+const replyMessageId = { ...uuid, description: 'Optional idempotency key: a message sent again with the same id is sent once.' };
+
+export const agentTemplatesResponse = objectOf({
+  windowOpenUntil: nullable({
+    ...timestamp,
+    description: 'Until when free-form replies may be sent; past it (or null) only these templates. Always null on the widget.',
+  }),
+  templates: {
+    type: 'array',
+    items: templateResponse,
+    description: "The approved templates registered on the conversation's connection; none on the widget.",
+  },
+});
+
+export const agentTemplateRequest = objectOf(
+  {
+    name: templateName,
+    language: templateLanguage,
+    parameters: {
+      type: 'array',
+      maxItems: templateLimits.bodyParameters,
+      items: { type: 'string', maxLength: templateLimits.parameterChars },
+      description:
+        "The body's parameters, `{{1}}` first: as many as the template takes, none blank, without line breaks, tabs or more than 4 spaces in a row.",
+    },
+    messageId: replyMessageId,
+  },
+  ['parameters', 'messageId'],
+);
+
+export const agentMediaRequest = objectOf(
+  {
+    type: { enum: [...mediaTypes] },
+    url: {
+      type: 'string',
+      maxLength: 2048,
+      pattern: textPatterns.httpAddress.pattern,
+      description: 'Where the service fetches the file (https in production, public addresses only).',
+    },
+    caption: { type: 'string', maxLength: 1024, description: 'Shown under the file.' },
+    filename: {
+      type: 'string',
+      maxLength: 240,
+      description: 'Documents: the name the customer sees; by default the last segment of the URL.',
+    },
+    messageId: replyMessageId,
+  },
+  ['caption', 'filename', 'messageId'],
+);
 
 /** An action the conversation accepted but had not applied within the wait (F15): it will be. */
 export const actionAcceptedResponse = objectOf({

@@ -71,8 +71,29 @@ export const chatMessage = objectOf(
     outcome: { enum: ['answered', 'unknown', 'handoff', 'failed'] },
     replyTo: { type: 'string', description: 'The visitor message this AI message answers.' },
     agent: objectOf({ name: { type: 'string' } }),
+    template: {
+      ...objectOf({
+        name: { type: 'string' },
+        language: { type: 'string' },
+        parameters: { type: 'array', items: { type: 'string' } },
+      }),
+      description: 'Messaging: the approved template an agent sent; `text` is its body filled in, as the customer reads it.',
+    },
+    attachment: {
+      ...objectOf(
+        {
+          type: { enum: ['image', 'document'] },
+          mediaId: { type: 'string', description: "The platform's id of the uploaded file." },
+          url: { type: 'string', description: 'Where the file was fetched from.' },
+          caption: { type: 'string' },
+          filename: { type: 'string' },
+        },
+        ['caption', 'filename'],
+      ),
+      description: 'Messaging: the image or document an agent sent; `text` is `[Image] caption` or `[Document: name] caption`.',
+    },
   },
-  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent'],
+  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent', 'template', 'attachment'],
 );
 
 const status = { enum: [...conversationStatuses] } as const;

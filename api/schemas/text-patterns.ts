@@ -39,6 +39,14 @@ export const textPatterns = {
   // Identifiers and versions that end up in Graph API paths: never `/` or `.`.
   platformId: { pattern: '^[A-Za-z0-9_-]+$', words: 'may hold only letters, digits, _ and -' },
   graphApiVersion: { pattern: '^v[0-9]+\\.[0-9]+$', words: 'must be a version such as v23.0' },
+  templateName: {
+    pattern: '^[a-z0-9_]+$',
+    words: 'must be lowercase letters, digits and underscores, as the platform names templates (order_update)',
+  },
+  templateLanguage: {
+    pattern: '^[a-z]{2,3}(_[A-Z]{2})?$',
+    words: 'must be a language code as the platform writes it: en, en_US, pt_BR',
+  },
   phoneNumber: {
     pattern: '^\\+[1-9][0-9]{6,14}$',
     words: 'must be a phone number in E.164 form: +, the country code and digits only, such as +4915123456789',

@@ -18,17 +18,34 @@ interface ByteStream {
  * process every tenant shares. `host` names the server in the error.
  */
 export async function readCappedText(response: StreamedResponse, maxBytes: number, host: string): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  await readCapped(response, maxBytes, host, (chunk) => (text += decoder.decode(chunk, { stream: true })));
+  return text + decoder.decode();
+}
+
+/** The body as bytes (a file: an image, a document), read as `readCappedText` reads, under the same cap. */
+export async function readCappedBytes(response: StreamedResponse, maxBytes: number, host: string): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  await readCapped(response, maxBytes, host, (chunk) => chunks.push(chunk));
+  return Buffer.concat(chunks);
+}
+
+async function readCapped(
+  response: StreamedResponse,
+  maxBytes: number,
+  host: string,
+  take: (chunk: Uint8Array) => unknown,
+): Promise<void> {
   const tooLarge = () => new OutboundError('too_large', `response larger than ${maxBytes} bytes from ${host}`);
   const declared = Number(response.headers.get('content-length'));
-  if (response.body === null) return '';
+  if (response.body === null) return;
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body.cancel().catch(() => undefined);
     throw tooLarge();
   }
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
   let received = 0;
-  let text = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done || value === undefined) break;
@@ -37,7 +54,6 @@ export async function readCappedText(response: StreamedResponse, maxBytes: numbe
       await reader.cancel().catch(() => undefined);
       throw tooLarge();
     }
-    text += decoder.decode(value, { stream: true });
+    take(value);
   }
-  return text + decoder.decode();
 }

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { isReachable, type AllowedNetworks } from './address-rules.js';
-import { readCappedText, type StreamedResponse } from './capped-body.js';
+import { readCappedBytes, readCappedText, type StreamedResponse } from './capped-body.js';
 import { AddressRefusedError, guardedConnector, systemResolve, type Resolve } from './guarded-connector.js';
 import { OutboundError } from './outbound-error.js';
 
@@ -51,17 +51,31 @@ export interface OutboundAnswer {
   text: string;
 }
 
+/** An answer read to its end as bytes: a file. */
+export interface OutboundFile extends Omit<OutboundAnswer, 'text'> {
+  bytes: Buffer;
+}
+
 export interface OutboundHttp {
   /** GETs `url`; throws an `OutboundError` when there is no answer to give (never a socket error). */
   get(url: string, init: { headers: Record<string, string>; signal?: AbortSignal }): Promise<OutboundAnswer>;
   close(): Promise<void>;
 }
 
+/** Files fetched on a tenant's behalf (an agent's image or document), by the same rules. */
+export interface OutboundFiles {
+  /** GETs `url` as `get` does and answers its body as bytes, at most `maxBytes` (default: the policy's cap). */
+  getBytes(
+    url: string,
+    init: { headers: Record<string, string>; signal?: AbortSignal; maxBytes?: number },
+  ): Promise<OutboundFile>;
+}
+
 const redirectStatuses: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** Headers that may follow a redirect to another origin; credentials (Authorization, tokens) never do. */
 const portableHeaders: ReadonlySet<string> = new Set(['accept', 'accept-language', 'user-agent']);
 
-export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
+export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp & OutboundFiles {
   const { allowedNetworks, httpsOnly, maxResponseBytes, maxRedirects = 5 } = options;
   const agent = options.transport
     ? undefined
@@ -71,6 +85,26 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
   const transport: Transport = options.transport ?? ((url, init) => undiciFetch(url, { ...init, dispatcher: agent }));
 
   async function get(address: string, init: { headers: Record<string, string>; signal?: AbortSignal }): Promise<OutboundAnswer> {
+    const { body, ...answer } = await request(address, init, (response, host) =>
+      readCappedText(response, maxResponseBytes, host),
+    );
+    return { ...answer, text: body };
+  }
+
+  async function getBytes(
+    address: string,
+    { maxBytes = maxResponseBytes, ...init }: { headers: Record<string, string>; signal?: AbortSignal; maxBytes?: number },
+  ): Promise<OutboundFile> {
+    const { body, ...answer } = await request(address, init, (response, host) => readCappedBytes(response, maxBytes, host));
+    return { ...answer, bytes: body };
+  }
+
+  /** Follows redirects, each hop checked, and reads the final answer's body with `read`. */
+  async function request<B>(
+    address: string,
+    init: { headers: Record<string, string>; signal?: AbortSignal },
+    read: (response: StreamedResponse, host: string) => Promise<B>,
+  ): Promise<Omit<OutboundAnswer, 'text'> & { body: B }> {
     let url = new URL(address);
     // Messages name the host the caller gave, wherever a redirect led.
     const host = url.hostname;
@@ -92,8 +126,8 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
       const location = redirectStatuses.has(response.status) ? response.headers.get('location') : null;
       if (location === null) {
         try {
-          const text = await readCappedText(response, maxResponseBytes, host);
-          return { status: response.status, statusText: reasonPhrase(response.status), headers: response.headers, text };
+          const body = await read(response, host);
+          return { status: response.status, statusText: reasonPhrase(response.status), headers: response.headers, body };
         } catch (error) {
           throw outboundError(error, host, redirected);
         }
@@ -124,6 +158,7 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
 
   return {
     get,
+    getBytes,
     async close() {
       await agent?.close();
     },

@@ -1,5 +1,13 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Agent, ClosedBy, ConversationSnapshot, ConversationStatus, HandoffBy, VisitorMessage } from './types.js';
+import type {
+  Agent,
+  AgentReply,
+  ClosedBy,
+  ConversationSnapshot,
+  ConversationStatus,
+  HandoffBy,
+  VisitorMessage,
+} from './types.js';
 
 // The string names are part of the wire protocol: never rename them once deployed.
 
@@ -24,7 +32,7 @@ export const requestHandoffSignal = defineSignal<[{ by: HandoffBy }]>('requestHa
 export const takeOverUpdate = defineUpdate<ConversationStatus, [Agent]>('takeOver');
 
 /** An agent's reply; refused unless this agent has taken the conversation over. */
-export const agentReplyUpdate = defineUpdate<void, [{ agentId: string; messageId: string; text: string }]>('agentReply');
+export const agentReplyUpdate = defineUpdate<void, [AgentReply]>('agentReply');
 
 /** The agent gives the conversation back to the AI. */
 export const handBackUpdate = defineUpdate<ConversationStatus, [{ agentId: string }]>('handBack');

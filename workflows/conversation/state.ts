@@ -1,5 +1,6 @@
 import type {
   Agent,
+  AgentReply,
   ClosedBy,
   ConversationEffect,
   ConversationSnapshot,
@@ -120,9 +121,17 @@ export class Conversation {
     return null;
   }
 
-  agentReply(reply: { agentId: string; messageId: string; text: string }, now: number): number {
+  agentReply(reply: AgentReply, now: number): number {
     this.state.lastActivityAt = now;
-    return this.enqueue({ kind: 'agentMessage', agent: this.state.agent!, messageId: reply.messageId, text: reply.text });
+    const { template, attachment } = reply;
+    return this.enqueue({
+      kind: 'agentMessage',
+      agent: this.state.agent!,
+      messageId: reply.messageId,
+      text: reply.text,
+      ...(template ? { template } : {}),
+      ...(attachment ? { attachment } : {}),
+    });
   }
 
   refuseHandBack(agentId: string): string | null {

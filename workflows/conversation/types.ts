@@ -46,6 +46,19 @@ export interface VisitorMessage {
   text: string;
 }
 
+/**
+ * What an agent's reply on the messaging channel may carry besides its text: an approved template
+ * (the only message allowed once the 24-hour window has closed), or a file already uploaded to the
+ * platform. The text is then what the customer sees.
+ */
+export interface AgentReplyExtras {
+  template?: { name: string; language: string; parameters: string[] };
+  attachment?: { type: 'image' | 'document'; mediaId: string; url: string; caption?: string; filename?: string };
+}
+
+/** An agent's reply, as the `agentReply` update takes it. */
+export type AgentReply = { agentId: string; messageId: string; text: string } & AgentReplyExtras;
+
 export interface Agent {
   agentId: string;
   name: string;
@@ -81,7 +94,7 @@ export type StatusNotice =
 export type ConversationEffect =
   | { kind: 'visitorMessage'; message: VisitorMessage }
   | { kind: 'status'; status: ConversationStatus; notice: StatusNotice | null; agent: Agent | null }
-  | { kind: 'agentMessage'; agent: Agent; messageId: string; text: string };
+  | ({ kind: 'agentMessage'; agent: Agent; messageId: string; text: string } & AgentReplyExtras);
 
 export type QueuedEffect = ConversationEffect & { id: number };
 

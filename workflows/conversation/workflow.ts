@@ -177,7 +177,15 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
       upsertSearchAttributes([{ key: conversationStatusKey, value: effect.status }]);
       return;
     case 'agentMessage':
-      await recordAgentMessage({ conversation: ref, agent: effect.agent, messageId: effect.messageId, text: effect.text });
+      await recordAgentMessage({
+        conversation: ref,
+        agent: effect.agent,
+        messageId: effect.messageId,
+        text: effect.text,
+        // A template or a file: absent from plain replies, so their activity input is as it always was.
+        ...(effect.template ? { template: effect.template } : {}),
+        ...(effect.attachment ? { attachment: effect.attachment } : {}),
+      });
       return;
   }
 }

@@ -21,6 +21,6 @@ test('messaging: a passed or unknown window refuses with 409 window_closed, nami
     t.is(refusal!.status, 409);
     t.is(refusal!.code, 'window_closed');
     t.regex(refusal!.message, /24 hours/);
-    t.regex(refusal!.message, /templates are not supported yet/);
+    t.regex(refusal!.message, /approved template/);
   }
 });

@@ -13,6 +13,7 @@ import type { ChannelState } from '#messaging/channel-state.js';
 import type { Agent } from '#workflows/conversation/types.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 import { tokenFromQuery } from './query-token.js';
+import type { PreparedReply, ReplyExtras } from './reply-extras.js';
 import { replyRefusal } from './reply-refusal.js';
 import { AppError, conflict, conversationClosed, invalidPayload } from '#api/errors.js';
 import { ownedBy } from '#api/ownership.js';
@@ -22,8 +23,11 @@ import { DocumentedRouter } from '#api/openapi/documented-router.js';
 import {
   actionAcceptedResponse,
   agentConversationResponse,
+  agentMediaRequest,
   agentReplyRequest,
   agentReplyResponse,
+  agentTemplateRequest,
+  agentTemplatesResponse,
   conversationEventStream,
   conversationEventsQuery,
   conversationListResponse,
@@ -48,6 +52,8 @@ export interface AgentRouterDeps {
   follower: EventFollower;
   conversations: Pick<ConversationClient, 'takeOver' | 'agentReply' | 'handBack' | 'close'>;
   channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
+  /** Templates and files on the messaging channel (`reply-extras.ts`). */
+  extras: ReplyExtras;
   now?: () => Date;
   /** How often the inbox stream looks for changes. */
   inboxIntervalMs?: number;
@@ -72,6 +78,7 @@ export function createAgentRouter({
   follower,
   conversations,
   channel,
+  extras,
   now = () => new Date(),
   inboxIntervalMs = 2_000,
   streams,
@@ -217,7 +224,7 @@ export function createAgentRouter({
       summary: 'Reply to the customer',
       description:
         'Only the agent who took the conversation over may reply (409 `conflict` otherwise). The reply is accepted (202) and then appears in the transcript and on the channel. ' +
-        'Messaging: more than 24 hours after the customer last wrote, free-form replies are refused with 409 `window_closed` (templates are not supported yet). ' +
+        'Messaging: more than 24 hours after the customer last wrote, free-form replies are refused with 409 `window_closed`: send an approved template instead (`…/template-messages`). ' +
         'The `messageId` is the retry key: a reply sent again with it attaches to the first. Not taken up within `WORKFLOW_WAIT_SECONDS`: 503 `action_not_confirmed` (its details carry the `messageId` to retry with).',
       body: agentReplyRequest,
       responses: { 202: { description: 'The reply is accepted', schema: agentReplyResponse } },
@@ -228,20 +235,89 @@ export function createAgentRouter({
       const refusal = replyRefusal(conversation, await windowOf(conversation), now());
       if (refusal) throw refusal;
       const { text, messageId = randomUUID() } = ctx.request.body;
-      const reply = { agentId: ctx.state.user.id, messageId, text };
-      await workflowAction(
-        () => conversations.agentReply(conversation, reply, { updateId: `reply/${reply.agentId}/${messageId}` }),
-        {
-          messageId,
-        },
-      ).catch((error: unknown) => {
-        // Accepted by the conversation: it will be sent, which is what 202 says.
-        if (!(error instanceof ActionNotConfirmedError && error.stage === 'accepted')) throw error;
-      });
-      ctx.status = 202;
-      ctx.body = { messageId };
+      await sendReply(ctx, conversation, messageId, { text });
     },
   );
+
+  router.get(
+    '/agent/conversations/{conversationId}/templates',
+    {
+      summary: 'The templates an agent may send',
+      description:
+        "The approved templates registered on the conversation's connection, and until when free-form replies are allowed: past `windowOpenUntil`, only these may be sent. The widget has none.",
+      responses: { 200: { description: 'The templates', schema: agentTemplatesResponse } },
+      errors: [404],
+    },
+    async (ctx) => {
+      const conversation = await owned(ctx.state.user.tenantId, ctx.params.conversationId!);
+      const window = await windowOf(conversation);
+      ctx.body = { windowOpenUntil: window?.toISOString() ?? null, templates: await extras.templatesFor(conversation) };
+    },
+  );
+
+  router.post(
+    '/agent/conversations/{conversationId}/template-messages',
+    {
+      summary: 'Send an approved template',
+      description:
+        'Messaging only (409 `unsupported_on_channel` on the widget); allowed also after the 24-hour window has closed. The template must be registered on the connection and get exactly its number of parameters ' +
+        '(400 otherwise, before anything is sent). The transcript shows the body filled in. Should the platform refuse it all the same (a template it does not know, paused or disabled: codes 132000-132016), ' +
+        "the refusal is recorded on the message as the conversation's `deliveryProblem`. Only the agent who took the conversation over may send (409 `conflict`); the `messageId` is the retry key, as for replies.",
+      body: agentTemplateRequest,
+      responses: { 202: { description: 'The template is accepted', schema: agentReplyResponse } },
+      errors: [404, 409],
+    },
+    async (ctx) => {
+      const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      const { name, language, parameters = [], messageId = randomUUID() } = ctx.request.body;
+      await sendReply(ctx, conversation, messageId, await extras.template(conversation, { name, language, parameters }));
+    },
+  );
+
+  router.post(
+    '/agent/conversations/{conversationId}/media-messages',
+    {
+      summary: 'Send an image or a document',
+      description:
+        'Messaging only (409 `unsupported_on_channel` on the widget: send the link as text there), within the 24-hour window (409 `window_closed`). ' +
+        'The service fetches `url` through its outbound client (public addresses only in production) and uploads the file to the platform. ' +
+        'Images: JPEG or PNG up to 5 MB; documents: PDF, plain text, Word, Excel or PowerPoint up to 16 MB. ' +
+        'A file it cannot take is 400 with the reason: `media_refused` (the address is not public or not http(s)), `media_unavailable` (no answer, or not 200), `media_too_large`, `media_type_not_allowed`; ' +
+        'one the platform refuses is 502 `media_upload_failed`. A retry with the same `messageId` fetches and uploads again, but sends once.',
+      body: agentMediaRequest,
+      responses: { 202: { description: 'The file is accepted', schema: agentReplyResponse } },
+      errors: [404, 409, 502],
+    },
+    async (ctx) => {
+      const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
+      const { messageId = randomUUID(), ...file } = ctx.request.body;
+      if (conversation.channel === 'messaging') {
+        const refusal = replyRefusal(conversation, await windowOf(conversation), now());
+        if (refusal) throw refusal;
+      }
+      await sendReply(ctx, conversation, messageId, await extras.media(conversation, file));
+    },
+  );
+
+  /** Hands the agent's message to the conversation (202 with its id); a refusal is a 409, as `workflowAction` says. */
+  async function sendReply(
+    ctx: { status: number; body: unknown; state: UserState },
+    conversation: ConversationRecord,
+    messageId: string,
+    content: PreparedReply,
+  ): Promise<void> {
+    const agentId = ctx.state.user.id;
+    await workflowAction(
+      () =>
+        conversations.agentReply(conversation, { agentId, messageId, ...content }, { updateId: `reply/${agentId}/${messageId}` }),
+      { messageId },
+    ).catch((error: unknown) => {
+      // Accepted by the conversation: it will be sent, which is what 202 says.
+      if (!(error instanceof ActionNotConfirmedError && error.stage === 'accepted')) throw error;
+    });
+    ctx.status = 202;
+    ctx.body = { messageId };
+  }
 
   router.post(
     '/agent/conversations/{conversationId}/hand-back',
