@@ -41,11 +41,18 @@ const summaryProperties = {
   conversationId: uuid,
   channel,
   status,
-  contact: objectOf({ userId: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } }, [
-    'userId',
-    'email',
-    'name',
-  ]),
+  contact: objectOf(
+    {
+      userId: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string', description: "Messaging: the customer's profile name on the platform." },
+      phone: {
+        type: 'string',
+        description: "Messaging only: the customer's number (E.164, `+` and digits), which the profile name does not identify.",
+      },
+    },
+    ['userId', 'email', 'name', 'phone'],
+  ),
   agentName: nullable({ type: 'string', description: 'The agent who has the conversation.' }),
   createdAt: timestamp,
   updatedAt: { ...timestamp, description: 'The last change of status (the newest activity the inbox sorts by).' },
@@ -65,8 +72,35 @@ export const conversationSummary = objectOf(summaryProperties, messagingOnly);
 
 export const conversationListResponse = objectOf({ conversations: { type: 'array', items: conversationSummary } });
 
+/** How far one of our messages got on the messaging channel; it only moves forward. */
+export const messageDelivery = objectOf(
+  {
+    status: {
+      enum: ['pending', 'sent', 'delivered', 'read', 'failed'],
+      description:
+        '`pending` until the platform took it; then `sent`, `delivered` (on the device), `read` (opened, when the customer shares read receipts), or `failed` (never delivered; see `error`). ' +
+        'Only forward: a late or repeated status does not take it back.',
+    },
+    error: {
+      ...deliveryProblem,
+      description:
+        'On `failed`: why, the same code whether the platform refused the send at once or reported it later (`window_closed`: the 24-hour window had closed).',
+    },
+  },
+  ['error'],
+);
+
+const agentMessage = {
+  ...chatMessage,
+  required: chatMessage.required,
+  properties: {
+    ...chatMessage.properties,
+    delivery: { ...messageDelivery, description: 'Messaging only, on messages to the customer: how far it got.' },
+  },
+} as const;
+
 export const agentConversationResponse = objectOf(
-  { ...summaryProperties, messages: { type: 'array', items: chatMessage, description: 'The transcript, oldest first.' } },
+  { ...summaryProperties, messages: { type: 'array', items: agentMessage, description: 'The transcript, oldest first.' } },
   messagingOnly,
 );
 
@@ -107,6 +141,7 @@ export const conversationEventStream = {
     '`conversation` {…the conversation with its messages}: sent first, as `GET /agent/conversations/{conversationId}` answers.',
     '`message` {message}: a message was added (customer, AI, agent or system); it may repeat one of the first event: match by `id`.',
     '`status` {status, agentName}: the conversation changed status.',
+    "`delivery` {messageId, delivery}: messaging only: one of our messages got further (`delivery` as on the conversation's messages; only forward).",
     '`reconnect` {reason, retryMs}: the last event when the server process stops (`shutting_down`); reconnect (with `Last-Event-ID`) and another process answers.',
     'Comment lines (`: keep-alive`) arrive every 15 s.',
   ].join('\n'),
