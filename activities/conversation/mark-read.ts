@@ -11,8 +11,9 @@ export type MarkReadDeps = Pick<DeliveryDeps, 'connections' | 'graph'> & {
 /**
  * The customer sees their message read, as a person would show it: when the AI starts answering
  * (with "typing…" while it writes) and when an agent replies (the customer's latest message). A
- * receipt is a courtesy: a platform that refuses it (a token since revoked, a message too old) is
- * logged and the conversation goes on; throttling and server errors are thrown, for a short retry.
+ * receipt is a courtesy: a platform that refuses it (a message too old, say) is logged and the
+ * conversation goes on; a refused token marks the connection `token_invalid`, as a refused send does;
+ * throttling and server errors are thrown, for a short retry.
  */
 export function createMarkReadActivities({ channel, connections, graph }: MarkReadDeps) {
   return {
@@ -37,6 +38,8 @@ export function createMarkReadActivities({ channel, connections, graph }: MarkRe
         );
       } catch (error) {
         if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;
+        // A refused token is refused for sends too: the connection says so, and nothing more is sent with it.
+        if (error.kind === 'token_invalid') await connections.markTokenInvalid(connection.id);
         log.warn('the platform refused a read receipt', { code: error.code, kind: error.kind });
       }
     },

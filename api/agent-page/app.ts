@@ -245,7 +245,11 @@ function moveDelivery(messageId: string, delivery: Delivery) {
   const message = state.messages.find((known) => known.id === messageId);
   if (!message || deliveryRank[delivery.status] <= deliveryRank[message.delivery?.status ?? 'pending']) return;
   message.delivery = delivery;
-  renderTranscript();
+  // A failure is the conversation's latest delivery problem too: the notice above the transcript says why, live.
+  if (delivery.status === 'failed' && delivery.error && state.conversation) {
+    state.conversation.deliveryProblem = delivery.error;
+    renderDetail();
+  } else renderTranscript();
 }
 
 function badges(conversation: Conversation): HTMLSpanElement {

@@ -64,9 +64,9 @@ test("the page shows the customer's number, delivery ticks moving live, and why 
     t.regex(await item.innerText(), new RegExp(`Grace · \\+${connected.customer}`));
 
     await item.locator('button').click();
-    t.regex(await tab.innerText('#contact'), new RegExp(`Grace · \\+${connected.customer}`));
     const aiTicks = tab.locator('#transcript li.message.ai .ticks').first();
     await tab.locator('#transcript li.message.ai .ticks.sent').waitFor({ timeout: 15_000 });
+    t.regex(await tab.innerText('#contact'), new RegExp(`Grace · \\+${connected.customer}`));
     t.is(await aiTicks.innerText(), '✓');
     t.is(await tab.locator('#transcript li.message.visitor .ticks').count(), 0, 'the customer’s own messages have none');
 
