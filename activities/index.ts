@@ -10,6 +10,7 @@ import { createShopSyncActivities } from './connectors/shop-sync.js';
 import { createSyncRunActivities } from './connectors/sync-runs.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversation/conversation-activities.js';
 import { createDeliveryActivities, type DeliveryDeps } from './conversation/deliver-messages.js';
+import { createMarkReadActivities } from './conversation/mark-read.js';
 import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
 import { createReembedActivities } from './ingestion/reembed-source.js';
@@ -46,6 +47,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createReindexActivities(deps),
     ...createConversationActivities(deps.conversations),
     ...createDeliveryActivities(deps.delivery),
+    ...createMarkReadActivities(deps.delivery),
     ...createShopSyncActivities(deps.connectors),
     ...createCmsSyncActivities(deps.connectors),
     ...createSyncRunActivities(deps.connectors),

@@ -112,7 +112,7 @@ export interface AppDeps {
     /** Takes verified webhook deliveries in: customers' messages to their conversations, statuses. */
     inbound: Inbound;
     /** The channel's state the agent inbox shows: the 24-hour window and delivery problems. */
-    channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
+    channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf' | 'deliveriesOf'>;
     /** Outside production only: connections that accept unsigned deliveries. */
     allowDevelopmentMode: boolean;
     /** The business's approved templates, per connection. */

@@ -73,7 +73,9 @@ test('the API and the worker count real traffic in bounded labels', async (t) =>
     item('faq-1', { title: 'Opening hours', content: 'We open at 9 am every day.' }),
   ]);
   t.is((await customer.send(customer.text('When do you open?'))).status, 200);
-  t.is((await customer.send(customer.text('hello'))).status, 200);
+  const hello = customer.text('hello');
+  t.is((await customer.send(hello)).status, 200);
+  t.is((await customer.send(hello)).status, 200);
   const forged = await fetch(customer.webhookUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
@@ -107,6 +109,8 @@ test('the API and the worker count real traffic in bounded labels', async (t) =>
   t.true(sumOf(api, 'kb_rate_limit_refusals_total', { budget: 'config-address' }) >= 1);
   t.true(sumOf(api, 'kb_messaging_webhooks_total', { outcome: 'acknowledged' }) >= 2);
   t.true(sumOf(api, 'kb_messaging_webhooks_total', { outcome: 'bad_signature' }) >= 1);
+  t.true(sumOf(api, 'kb_messaging_webhook_events_total', { kind: 'messages' }) >= 2);
+  t.true(sumOf(api, 'kb_messaging_webhook_events_total', { kind: 'duplicates' }) >= 1, 'the copy delivered again');
   t.true(api.some((sample) => sample.name === 'kb_event_streams_open'));
   t.true(sumOf(api, 'kb_process_cpu_seconds_total') > 0);
 

@@ -46,6 +46,12 @@ export function createApiMetrics(registry: Registry, sources: ApiGaugeSources) {
     "Deliveries of the messaging platform's webhook, by how they were answered (acknowledged, bad_signature, malformed, ...)",
     ['outcome'],
   );
+  const webhookEvents = counterOn(
+    registry,
+    'kb_messaging_webhook_events_total',
+    'Events of acknowledged webhook deliveries, by what became of them (messages, duplicates, statuses, ignored)',
+    ['kind'],
+  );
   new Gauge({
     name: 'kb_event_streams_open',
     help: 'Event streams (chat and agent) open in this process',
@@ -76,7 +82,12 @@ export function createApiMetrics(registry: Registry, sources: ApiGaugeSources) {
       durations.observe({ method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
     },
   };
-  const webhookMetrics: WebhookMetrics = { answered: (outcome) => webhooks.inc({ outcome }) };
+  const webhookMetrics: WebhookMetrics = {
+    answered: (outcome) => webhooks.inc({ outcome }),
+    takenIn(counts) {
+      for (const [kind, count] of Object.entries(counts)) if (count > 0) webhookEvents.inc({ kind }, count);
+    },
+  };
   return {
     http,
     /** For the error handler: counts each 429 of a budget. */

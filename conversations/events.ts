@@ -2,6 +2,7 @@ import type { Citation } from '#answering/types.js';
 import { asUnavailable, tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { ConversationStatus } from '#workflows/conversation/types.js';
+import type { MessageDelivery } from '#messaging/channel-state.js';
 import type { ChatMessage } from './chat-message.js';
 import { conversationKeys } from './redis-keys.js';
 
@@ -12,7 +13,9 @@ export type ConversationEvent =
   | { type: 'token'; replyTo: string; delta: string }
   | { type: 'reset'; replyTo: string }
   | { type: 'citations'; replyTo: string; citations: Citation[] }
-  | { type: 'done'; replyTo: string; message: ChatMessage | null; status: ConversationStatus };
+  | { type: 'done'; replyTo: string; message: ChatMessage | null; status: ConversationStatus }
+  /** Messaging channel: one of our messages got further (sent, delivered, read) or failed; forward only. */
+  | { type: 'delivery'; messageId: string; delivery: MessageDelivery };
 
 /** An event as delivered: durable events carry their stream id (the SSE `id`), tokens carry none. */
 export interface DeliveredEvent {
@@ -21,7 +24,7 @@ export interface DeliveredEvent {
 }
 
 /** Tokens are for whoever watches right now; everything else is kept, so a follower can resume. */
-const durableTypes = new Set<ConversationEvent['type']>(['message', 'status', 'done']);
+const durableTypes = new Set<ConversationEvent['type']>(['message', 'status', 'done', 'delivery']);
 
 /** Durable events kept per conversation (Redis trims approximately, keeping at least this many). */
 const keptEvents = 1_000;

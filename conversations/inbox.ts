@@ -23,7 +23,8 @@ export interface ConversationSummary {
   conversationId: string;
   channel: Channel;
   status: ConversationStatus;
-  contact: ConversationRecord['contact'];
+  /** Messaging: with the customer's number (`phone`, E.164) beside the profile name. */
+  contact: ConversationRecord['contact'] & { phone?: string };
   agentName: string | null;
   createdAt: string;
   updatedAt: string;
@@ -59,6 +60,9 @@ export function createInbox({ redis, prefix, records, channel }: InboxDeps) {
       updatedAt,
     };
     if (record.channel !== 'messaging') return summary;
+    // The profile name is whatever the customer chose: agents see the number beside it.
+    const customer = record.messaging?.customer;
+    if (customer && /^\d+$/.test(customer)) summary.contact = { ...contact, phone: `+${customer}` };
     const [windowOpenUntil, problem] = await Promise.all([
       channel.windowOpenUntil(conversationId),
       channel.problemOf(conversationId),

@@ -18,6 +18,7 @@ import {
   requestHandoffSignal,
   takeOverUpdate,
   visitorMessageSignal,
+  windowClosedSignal,
 } from '#workflows/conversation/messages.js';
 import type {
   Agent,
@@ -217,6 +218,19 @@ export function createConversationClient(client: Client, taskQueue: string, { ac
 
     async requestHandoff(ref: ConversationRef): Promise<void> {
       await update(() => handle(ref).signal(requestHandoffSignal, { by: 'visitor' }));
+    },
+
+    /**
+     * The platform reported one of the conversation's messages refused for the closed window: its
+     * workflow decides whether a person must take it (`windowClosedSignal`). A conversation whose
+     * workflow has ended needs nothing.
+     */
+    async reportWindowClosed(ref: ConversationRef, messageId: string): Promise<void> {
+      try {
+        await handle(ref).signal(windowClosedSignal, { messageId });
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
     },
 
     /** Running conversations waiting for an agent, of every tenant: Temporal's visibility counts them (the metrics). */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import { laterStatus, type DeliveryStatus } from './webhook-payload.js';
+import { createEventPublisher } from '#conversations/events.js';
+import { statusRank, type DeliveryStatus } from './webhook-payload.js';
 
 /** The platform re-delivers for up to 7 days: a message id is remembered a little longer. */
 const seenTtlSeconds = 8 * 24 * 3600;
@@ -9,6 +10,9 @@ const seenTtlSeconds = 8 * 24 * 3600;
 const sentTtlSeconds = 30 * 24 * 3600;
 /** The customer-service window: free-form messages only within 24 hours of the customer's last one. */
 export const serviceWindowMs = 24 * 3600 * 1000;
+
+/** A message id being taken in by one delivery: how long a racing copy waits for it to end. */
+const takingInMs = 30_000;
 
 /** Why a message did not reach the customer, as agents see it. */
 export interface DeliveryProblem {
@@ -40,6 +44,7 @@ export interface Delivery {
  * message sent to them (statuses arrive later, in any order).
  */
 export function createChannelState(redis: RedisClient, prefix: string) {
+  const events = createEventPublisher(redis, prefix);
   const keys = {
     customer: (connectionId: string, customer: string) => `${prefix}:messaging:customer:${connectionId}:${customer}`,
     seen: (connectionId: string, platformId: string) => `${prefix}:messaging:seen:${connectionId}:${platformId}`,
@@ -71,6 +76,12 @@ export function createChannelState(redis: RedisClient, prefix: string) {
       [`delivery:${messageId}`]: JSON.stringify(delivery),
       problem: JSON.stringify(problem),
     });
+    await announceDelivery(conversationId, messageId, delivery);
+  }
+
+  /** Followers of the conversation (the agent inbox) see the message's delivery move. */
+  async function announceDelivery(conversationId: string, messageId: string, delivery: Delivery): Promise<void> {
+    await events.publish(conversationId, { type: 'delivery', messageId, delivery: presentDelivery(delivery) });
   }
 
   return tagUnavailable('redis', {
@@ -93,7 +104,27 @@ export function createChannelState(redis: RedisClient, prefix: string) {
     },
 
     async wasTakenIn(connectionId: string, platformId: string): Promise<boolean> {
-      return (await redis.exists(keys.seen(connectionId, platformId))) === 1;
+      return (await redis.get(keys.seen(connectionId, platformId))) === '1';
+    },
+
+    /**
+     * One delivery's claim on taking a message in, so that two copies arriving at once agree on
+     * which is the duplicate: `claimed` (this copy takes it in, then `markTakenIn` or
+     * `releaseTakingIn`), `taken` (it was taken in before), or `pending` (another copy is taking it
+     * in now). A claim whose delivery died lapses after `takingInMs`.
+     */
+    async claimTakingIn(connectionId: string, platformId: string): Promise<'claimed' | 'taken' | 'pending'> {
+      const won = await redis.set(keys.seen(connectionId, platformId), 'pending', { NX: true, PX: takingInMs });
+      if (won === 'OK') return 'claimed';
+      return (await redis.get(keys.seen(connectionId, platformId))) === '1' ? 'taken' : 'pending';
+    },
+
+    /** The copy that claimed the message could not take it in: the next copy may. */
+    async releaseTakingIn(connectionId: string, platformId: string): Promise<void> {
+      await redis.eval(`if redis.call('GET', KEYS[1]) == 'pending' then return redis.call('DEL', KEYS[1]) end return 0`, {
+        keys: [keys.seen(connectionId, platformId)],
+        arguments: [],
+      });
     },
 
     /** Marked once the message is durably with its conversation, never before. */
@@ -101,13 +132,23 @@ export function createChannelState(redis: RedisClient, prefix: string) {
       await redis.set(keys.seen(connectionId, platformId), '1', { EX: seenTtlSeconds });
     },
 
-    /** The customer wrote at `at` (the platform's time): the window runs 24 hours from the latest. */
-    async noteCustomerMessage(conversationId: string, at: Date): Promise<void> {
+    /**
+     * The customer wrote at `at` (the platform's time): the window runs 24 hours from the latest.
+     * With `messageId` (a message, not a reaction), it is the latest customer message when it is the newest:
+     * what an agent's reply answers and marks read.
+     */
+    async noteCustomerMessage(conversationId: string, at: Date, messageId?: string): Promise<void> {
       await redis.eval(
         `local current = tonumber(redis.call('HGET', KEYS[1], 'lastCustomerMessageAt') or '0')
+         if tonumber(ARGV[1]) >= current and ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'lastCustomerMessageId', ARGV[2]) end
          if tonumber(ARGV[1]) > current then redis.call('HSET', KEYS[1], 'lastCustomerMessageAt', ARGV[1]) end`,
-        { keys: [keys.conversation(conversationId)], arguments: [String(at.getTime())] },
+        { keys: [keys.conversation(conversationId)], arguments: [String(at.getTime()), messageId ?? ''] },
       );
+    },
+
+    /** The platform id of the customer's latest message, if any. */
+    async lastCustomerMessageId(conversationId: string): Promise<string | undefined> {
+      return (await redis.hGet(keys.conversation(conversationId), 'lastCustomerMessageId')) ?? undefined;
     },
 
     /** Until when free-form messages may be sent; undefined when the customer never wrote. */
@@ -117,6 +158,20 @@ export function createChannelState(redis: RedisClient, prefix: string) {
     },
 
     deliveryOf,
+
+    /** How far each of these messages got, as agents see it; messages never handed to the platform are absent. */
+    async deliveriesOf(conversationId: string, messageIds: string[]): Promise<Map<string, MessageDelivery>> {
+      if (messageIds.length === 0) return new Map();
+      const values = await redis.hmGet(
+        keys.conversation(conversationId),
+        messageIds.map((id) => `delivery:${id}`),
+      );
+      const found = new Map<string, MessageDelivery>();
+      values.forEach((value, index) => {
+        if (value) found.set(messageIds[index]!, presentDelivery(JSON.parse(value) as Delivery));
+      });
+      return found;
+    },
 
     /**
      * The platform's ids of the parts of a message (of `count` parts) sent already, by index, empty
@@ -160,6 +215,7 @@ export function createChannelState(redis: RedisClient, prefix: string) {
         platformIds.map((_, index) => partField(messageId, index)),
       );
       await multi.exec();
+      await announceDelivery(conversationId, messageId, delivery);
     },
 
     /**
@@ -213,33 +269,76 @@ export function createChannelState(redis: RedisClient, prefix: string) {
 
     /**
      * A status the platform reported, through `connectionId`'s webhook, for one of our messages: kept
-     * only if it moves the message on (statuses come duplicated and out of order). Unknown ids (not
+     * only if it moves the message on (statuses come duplicated and out of order; the move is one
+     * atomic step, so two statuses arriving at once cannot take it backwards). Unknown ids (not
      * ours, or long gone) are ignored, and so are ids sent through another connection: a tenant signs
      * its own connection's deliveries, and must not reach another's messages by naming their ids.
+     * Answers the message and its new delivery when it moved (followers are told), else undefined.
      */
     async applyStatus(
       connectionId: string,
       platformId: string,
       status: DeliveryStatus,
       problem?: DeliveryProblem,
-    ): Promise<void> {
+    ): Promise<MovedDelivery | undefined> {
       const value = await redis.get(keys.sent(platformId));
-      if (!value) return;
+      if (!value) return undefined;
       const sent = JSON.parse(value) as Partial<SentRecord>;
       // Records from before the connection was kept with them name none: they are ignored too.
-      if (sent.connectionId !== connectionId || !sent.conversationId || !sent.messageId) return;
+      if (sent.connectionId !== connectionId || !sent.conversationId || !sent.messageId) return undefined;
       const { conversationId, messageId } = sent;
-      const delivery = await deliveryOf(conversationId, messageId);
-      if (!delivery || delivery.status === 'failed') return;
-      const next = laterStatus(delivery.status, status);
-      if (next === delivery.status) return;
-      if (next === 'failed') return recordFailed(conversationId, messageId, problem ?? unknownProblem());
-      await redis.hSet(keys.conversation(conversationId), `delivery:${messageId}`, JSON.stringify({ ...delivery, status: next }));
+      const failure = status === 'failed' ? (problem ?? unknownProblem()) : undefined;
+      const moved = await redis.eval(moveDeliveryScript, {
+        keys: [keys.conversation(conversationId)],
+        arguments: [`delivery:${messageId}`, status, JSON.stringify(statusRank), failure ? JSON.stringify(failure) : ''],
+      });
+      if (typeof moved !== 'string') return undefined;
+      const delivery = JSON.parse(moved) as Delivery;
+      await announceDelivery(conversationId, messageId, delivery);
+      return { conversationId, messageId, delivery };
     },
   });
 }
 
 export type ChannelState = ReturnType<typeof createChannelState>;
+
+/** A message whose delivery a status moved on. */
+export interface MovedDelivery {
+  conversationId: string;
+  messageId: string;
+  delivery: Delivery;
+}
+
+/**
+ * Moves a message's delivery to the status ARGV[2] if that ranks higher (ranks in ARGV[3]); a
+ * failure (ARGV[4], its problem) is also the conversation's latest problem. Answers the new delivery
+ * as JSON, or nil when nothing moved (no delivery recorded yet, already failed, not higher).
+ */
+const moveDeliveryScript = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return nil end
+local delivery = cjson.decode(current)
+if delivery.status == 'failed' then return nil end
+local ranks = cjson.decode(ARGV[3])
+if ranks[ARGV[2]] <= ranks[delivery.status] then return nil end
+delivery.status = ARGV[2]
+if ARGV[4] ~= '' then
+  delivery.problem = cjson.decode(ARGV[4])
+  redis.call('HSET', KEYS[1], 'problem', ARGV[4])
+end
+local encoded = cjson.encode(delivery)
+redis.call('HSET', KEYS[1], ARGV[1], encoded)
+return encoded`;
+
+/** A message's delivery as agents see it: how far it got, and why it failed. */
+export interface MessageDelivery {
+  status: Delivery['status'];
+  error?: DeliveryProblem;
+}
+
+export function presentDelivery(delivery: Delivery): MessageDelivery {
+  return { status: delivery.status, ...(delivery.problem ? { error: delivery.problem } : {}) };
+}
 
 function unknownProblem(): DeliveryProblem {
   return { code: 'failed', message: 'The platform reported the message as not delivered.', at: new Date().toISOString() };

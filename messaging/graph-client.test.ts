@@ -1,5 +1,10 @@
 import test from 'ava';
-import { fakeAccessToken, graphErrors, startFakeMessagingPlatform } from '../testing/fake-messaging-platform.js';
+import {
+  fakeAccessToken,
+  graphErrors,
+  inboundMessageId,
+  startFakeMessagingPlatform,
+} from '../testing/fake-messaging-platform.js';
 import { createGraphClient, GraphApiError, type GraphCredential } from './graph-client.js';
 import { buttonMessage, textMessage } from './outbound-message.js';
 
@@ -35,13 +40,14 @@ test('a send retried with its idempotency key after a lost answer is answered wi
 
 test('marks a message read, with the typing indicator when asked', async (t) => {
   const { platform, graph } = await setUp(t);
-  await graph.markRead(credential, 'wamid.in1');
-  await graph.markRead(credential, 'wamid.in2', { typing: true });
+  const [first, second] = [inboundMessageId(), inboundMessageId()];
+  await graph.markRead(credential, first);
+  await graph.markRead(credential, second, { typing: true });
   t.deepEqual(
     platform.reads.map(({ messageId, typing }) => [messageId, typing]),
     [
-      ['wamid.in1', false],
-      ['wamid.in2', true],
+      [first, false],
+      [second, true],
     ],
   );
   t.deepEqual(platform.sent, []);

@@ -44,6 +44,16 @@ export function kindOfErrorCode(code: number | null): GraphErrorKind {
   return (code === null ? undefined : kindsByCode.get(code)) ?? 'permanent';
 }
 
+/**
+ * The code agents see for a message the platform would not deliver, the same whether the send was
+ * refused at once or a later `failed` status said so: the error's kind in words of our own
+ * (`window_closed` for 131047, `recipient_unavailable`, `token_invalid`, `invalid_payload`), else
+ * `platform_error_<code>`.
+ */
+export function deliveryProblemCode(code: number | null, kind: GraphErrorKind = kindOfErrorCode(code)): string {
+  return kind === 'permanent' || kind === 'retryable' ? `platform_error_${code ?? 'unknown'}` : kind;
+}
+
 export interface GraphApiErrorFields {
   /** The HTTP status; null when no answer came (network error, timeout). */
   status: number | null;

@@ -5,10 +5,12 @@ import type { ConversationRecords } from '#conversations/records.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import type { Tenancy } from '#tenancy/index.js';
 import type { ConversationRef, ConversationTimers } from '#workflows/conversation/types.js';
-import type { ChannelState } from './channel-state.js';
+import type { ChannelState, DeliveryProblem } from './channel-state.js';
+import { deliveryProblemCode } from './graph-errors.js';
 import type { WebhookEvent } from './webhook-payload.js';
 
 type WebhookMessage = Extract<WebhookEvent, { kind: 'message' }>;
+type WebhookStatus = Extract<WebhookEvent, { kind: 'status' }>;
 
 /** What of a connection taking in a delivery needs. */
 export interface InboundConnection {
@@ -21,10 +23,17 @@ export interface InboundConnection {
 export interface InboundDeps {
   records: Pick<ConversationRecords, 'create' | 'get' | 'remove'>;
   channel: ChannelState;
-  conversations: Pick<ConversationClient, 'receiveCustomerMessage' | 'offerCustomerMessage'>;
+  conversations: Pick<ConversationClient, 'receiveCustomerMessage' | 'offerCustomerMessage' | 'reportWindowClosed'>;
   tenancy: Pick<Tenancy, 'listOperators'>;
   timers: ConversationTimers;
   logger: Logger;
+  /** How long a copy of a message waits for another copy taking it in at that moment (default 10 s). */
+  racingCopyWaitMs?: number;
+}
+
+/** Another copy of a message was being taken in, and did not finish within the wait: the platform should deliver again. */
+export class TakingInUnfinishedError extends Error {
+  override readonly name = 'TakingInUnfinishedError';
 }
 
 export interface TakenIn {
@@ -42,7 +51,15 @@ export interface TakenIn {
  * nothing; it is marked only once its conversation has it, so a failure half-way loses nothing: the
  * platform delivers again.
  */
-export function createInbound({ records, channel, conversations, tenancy, timers, logger }: InboundDeps) {
+export function createInbound({
+  records,
+  channel,
+  conversations,
+  tenancy,
+  timers,
+  logger,
+  racingCopyWaitMs = 10_000,
+}: InboundDeps) {
   /** The customer's conversation `current`, if its record still reads open. */
   async function openConversation(current: string | undefined): Promise<ConversationRef | undefined> {
     const open = current ? await records.get(current) : undefined;
@@ -90,12 +107,44 @@ export function createInbound({ records, channel, conversations, tenancy, timers
     const open = await openConversation(current);
     if (open) {
       // The window first: the answer this message starts must find it open.
-      await channel.noteCustomerMessage(open.conversationId, at);
+      await channel.noteCustomerMessage(open.conversationId, at, event.messageId);
       if (await conversations.offerCustomerMessage(open, timers, message)) return;
     }
     const ref = await newConversation(connection, event.from, current, event.customerName);
-    await channel.noteCustomerMessage(ref.conversationId, at);
+    await channel.noteCustomerMessage(ref.conversationId, at, event.messageId);
     await conversations.receiveCustomerMessage(ref, timers, message);
+  }
+
+  /**
+   * True when this copy of the message is the one to take it in; false for a duplicate (taken in
+   * before, or by a copy arriving at the same moment, which this one waits for: should that copy
+   * fail, this one takes the message in instead).
+   */
+  async function claimMessage(connectionId: string, messageId: string): Promise<boolean> {
+    const until = Date.now() + racingCopyWaitMs;
+    for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+      const claim = await channel.claimTakingIn(connectionId, messageId);
+      if (claim !== 'pending') return claim === 'claimed';
+      if (Date.now() >= until) throw new TakingInUnfinishedError(`Another copy of message ${messageId} is still being taken in.`);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  /**
+   * A status of one of our messages moves its delivery on; a failure is recorded under the same
+   * code as a send refused at once (`deliveryProblemCode`), and one for the closed window (131047)
+   * asks the conversation's workflow to hand the customer to a person.
+   */
+  async function takeStatus(connection: InboundConnection, event: WebhookStatus): Promise<void> {
+    const problem: DeliveryProblem | undefined = event.error && {
+      code: deliveryProblemCode(event.error.code),
+      message: event.error.details || event.error.message || event.error.title,
+      at: event.timestamp,
+    };
+    const moved = await channel.applyStatus(connection.id, event.messageId, event.status, problem);
+    if (moved?.delivery.status !== 'failed' || moved.delivery.problem?.code !== 'window_closed') return;
+    const record = await records.get(moved.conversationId);
+    if (record && record.status !== 'closed') await conversations.reportWindowClosed(refOf(record), moved.messageId);
   }
 
   return {
@@ -108,30 +157,22 @@ export function createInbound({ records, channel, conversations, tenancy, timers
         }
         switch (event.kind) {
           case 'message': {
-            const [seen, current] = await Promise.all([
-              channel.wasTakenIn(connection.id, event.messageId),
-              channel.conversationOf(connection.id, event.from),
-            ]);
-            if (seen) {
+            if (!(await claimMessage(connection.id, event.messageId))) {
               counts.duplicates++;
               continue;
             }
-            await handOver(connection, event, current);
+            try {
+              await handOver(connection, event, await channel.conversationOf(connection.id, event.from));
+            } catch (error) {
+              await channel.releaseTakingIn(connection.id, event.messageId);
+              throw error;
+            }
             await channel.markTakenIn(connection.id, event.messageId);
             counts.messages++;
             continue;
           }
           case 'status':
-            await channel.applyStatus(
-              connection.id,
-              event.messageId,
-              event.status,
-              event.error && {
-                code: String(event.error.code),
-                message: event.error.details || event.error.message || event.error.title,
-                at: event.timestamp,
-              },
-            );
+            await takeStatus(connection, event);
             counts.statuses++;
             continue;
           case 'reaction': {

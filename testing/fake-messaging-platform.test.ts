@@ -9,6 +9,7 @@ import {
   fakeAccessToken,
   graphErrors,
   idempotencyKeyHeader,
+  inboundMessageId,
   inboundOf,
   inboundText,
   platformJson,
@@ -111,7 +112,8 @@ test('scripted failures answer the next sends, then sends succeed; mark-as-read 
   platform.failNext(2, graphErrors.throughput);
   platform.failNext(1, graphErrors.outsideWindow);
 
-  t.deepEqual((await post({ messaging_product: 'whatsapp', status: 'read', message_id: 'wamid.in' })).body, { success: true });
+  const inbound = inboundMessageId();
+  t.deepEqual((await post({ messaging_product: 'whatsapp', status: 'read', message_id: inbound })).body, { success: true });
   const first = await post(text);
   t.is(first.status, 400);
   t.like(first.body.error, {
@@ -141,7 +143,27 @@ test('scripted failures answer the next sends, then sends succeed; mark-as-read 
   );
   t.deepEqual(
     platform.reads.map(({ messageId }) => messageId),
-    ['wamid.in'],
+    [inbound],
+  );
+});
+
+test('only a message a customer sent can be marked read, and the typing indicator is checked', async (t) => {
+  const { platform, post } = await startPlatform(t);
+  const read = (fields: object) => post({ messaging_product: 'whatsapp', status: 'read', ...fields });
+  const ours = await post(text);
+  const refusedOurs = await read({ message_id: ours.body.messages[0].id });
+  t.is(refusedOurs.status, 400);
+  t.like(refusedOurs.body.error, { code: 100, message: '(#100) Invalid parameter' });
+  t.regex(refusedOurs.body.error.error_data.details, /only inbound messages/);
+  t.like((await read({ message_id: 'wamid.never-delivered' })).body.error, { code: 100 });
+  t.like((await read({})).body.error, { code: 100 });
+  const inbound = inboundText({ text: 'Hi' }).entry[0].changes[0].value.messages[0].id as string;
+  t.like((await read({ message_id: inbound, typing_indicator: { type: 'dots' } })).body.error, { code: 131009 });
+  t.like((await post({ messaging_product: 'whatsapp', status: 'delivered', message_id: inbound })).body.error, { code: 100 });
+  t.deepEqual((await read({ message_id: inbound, typing_indicator: { type: 'text' } })).body, { success: true });
+  t.deepEqual(
+    platform.reads.map(({ messageId, typing }) => [messageId, typing]),
+    [[inbound, true]],
   );
 });
 

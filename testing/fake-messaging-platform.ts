@@ -3,8 +3,8 @@
  *
  * Graph side: `POST /<version>/<phone-number-id>/messages` checks the Bearer token, the version,
  * the number id and the payload as the platform does, and answers with the platform's bodies:
- * a fresh `wamid.` for a message, `{ success: true }` for mark-as-read, and Graph errors for
- * everything else (190 wrong token, 131009 invalid payload, 131026 unreachable customer, and any
+ * a fresh `wamid.` for a message, `{ success: true }` for mark-as-read (only of a message a customer
+ * sent, `reads` records them), and Graph errors for everything else (190 wrong token, 131009 invalid payload, 131026 unreachable customer, and any
  * failure a test scripts with `failNext`). Point `GRAPH_API_BASE_URL` at `url`.
  *
  * Idempotency: the real Cloud API documents no idempotency key (docs/messaging.md); this fake
@@ -193,11 +193,7 @@ export async function startFakeMessagingPlatform({
     }
     const at = new Date().toISOString();
 
-    if (body.status === 'read') {
-      if (typeof body.message_id !== 'string') return graphError(400, 100, '(#100) The parameter message_id is required.');
-      reads.push({ apiVersion, phoneNumberId, messageId: body.message_id, typing: body.typing_indicator !== undefined, at });
-      return { status: 200, body: { success: true } };
-    }
+    if (body.status !== undefined) return markRead(body, apiVersion, phoneNumberId, at);
 
     const key = request.headers[idempotencyKeyHeader];
     const to = String(body.to);
@@ -230,6 +226,31 @@ export async function startFakeMessagingPlatform({
     // Taken and delivered, but the answer never leaves: the caller gives up (its timeout) first.
     if (script?.kind === 'lose') await new Promise((resolve) => request.socket.once('close', resolve));
     return accepted(to, waId, messageId);
+  }
+
+  /**
+   * Mark as read (with the typing indicator): only `status: "read"`, and only for a message a customer
+   * sent (not one of ours, not an id the platform never delivered); `typing_indicator` is `{type: "text"}`.
+   */
+  function markRead(body: Record<string, unknown>, apiVersion: string, phoneNumberId: string, at: string): GraphAnswer {
+    if (body.status !== 'read')
+      return graphError(400, 100, '(#100) Param status must be one of {READ} - got "' + String(body.status) + '".');
+    const messageId = body.message_id;
+    if (typeof messageId !== 'string' || messageId === '')
+      return graphError(400, 100, '(#100) The parameter message_id is required.');
+    const typing = body.typing_indicator;
+    if (typing !== undefined && (!isObject(typing) || typing.type !== 'text' || Object.keys(typing).length !== 1)) {
+      return graphError(400, 131009, '(#131009) Parameter value is not valid', {
+        details: 'typing_indicator.type must be "text"',
+      });
+    }
+    if (!inboundIds.has(messageId) || sent.some((message) => message.messageId === messageId)) {
+      return graphError(400, 100, '(#100) Invalid parameter', {
+        details: `message_id ${messageId} is not a message this business received: only inbound messages can be marked as read.`,
+      });
+    }
+    reads.push({ apiVersion, phoneNumberId, messageId, typing: typing !== undefined, at });
+    return { status: 200, body: { success: true } };
   }
 
   /** The scripted behaviour this send meets, if any: the first one waiting for its customer, once its `after` sends went through. */
@@ -289,6 +310,13 @@ export async function startFakeMessagingPlatform({
     uploaded: extras.uploaded,
     close: server.close,
   };
+}
+
+/** The ids of the customer messages the builders below made: the only ones the platform lets us mark as read. */
+const inboundIds = new Set<string>();
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A Graph error body; WhatsApp codes carry `error_data`, Graph's own (100, 104, 190) do not. */
@@ -372,6 +400,7 @@ export function inboundOf(sampleName: string, overrides: InboundOverrides = {}):
         if (overrides.from) contact.wa_id = overrides.from;
         if (overrides.name) contact.profile.name = overrides.name;
       }
+      if ((value.messages ?? []).length > 0) inboundIds.add(id);
       for (const item of [...(value.messages ?? []), ...(value.statuses ?? [])]) {
         Object.assign(item, { id, timestamp });
         if (overrides.from && 'from' in item) item.from = overrides.from;
@@ -380,6 +409,13 @@ export function inboundOf(sampleName: string, overrides: InboundOverrides = {}):
     }
   }
   return delivery;
+}
+
+/** The id of a message a customer sent (as the builders below make them): one the platform lets us mark as read. */
+export function inboundMessageId(): string {
+  const id = newMessageId();
+  inboundIds.add(id);
+  return id;
 }
 
 /** A customer's text message, as the platform delivers it. */

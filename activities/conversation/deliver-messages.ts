@@ -6,6 +6,7 @@ import type { Transcript } from '#conversations/transcript.js';
 import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';
 import { GraphApiError, type GraphClient, type GraphCredential } from '#messaging/graph-client.js';
 import { extrasPayloads, sendableOutsideWindow } from '#messaging/agent-extras.js';
+import { deliveryProblemCode } from '#messaging/graph-errors.js';
 import { choiceMessages, textMessages } from '#messaging/outbound-message.js';
 import type { ConversationRef } from '#workflows/conversation/types.js';
 
@@ -50,11 +51,16 @@ export interface DeliveryMetrics {
   delivered(outcome: string): void;
 }
 
-/** What a run did; `more`: it stopped for time with messages left, which the next run sends. */
+/**
+ * What a run did; `more`: it stopped for time with messages left, which the next run sends;
+ * `windowClosed`: a message was refused because the 24-hour window had closed (131047, or found
+ * closed before sending): the conversation needs a person.
+ */
 export interface DeliveryResult {
   sent: number;
   failed: number;
   more: boolean;
+  windowClosed?: true;
 }
 
 /** One run's bounds: when to stop starting sends, its cancellation, and how long its claim holds. */
@@ -125,7 +131,7 @@ export function createDeliveryActivities({
 
       /** Sends what of the message has not gone out, part by part, each recorded as it goes. */
       async function sendParts(message: ChatMessage, connection: DeliveryConnection): Promise<Outcome> {
-        const payloads = payloadsOf(ref, message);
+        const payloads = payloadsOf(ref, message, await replyToOf(ref, message));
         const platformIds = await channel.partsSent(conversationId, message.id, payloads.length);
         try {
           for (const [index, payload] of payloads.entries()) {
@@ -159,6 +165,7 @@ export function createDeliveryActivities({
             tokenInvalid = true;
           }
           await fail(ref, message, codeOf(error), error.details || error.title, platformIds.filter(isString));
+          if (error.kind === 'window_closed') result.windowClosed = true;
           return 'failed';
         }
         await channel.recordSent(conversationId, message.id, platformIds as string[], connection.id);
@@ -190,6 +197,7 @@ export function createDeliveryActivities({
             'More than 24 hours have passed since the customer last wrote: the platform only allows approved templates.',
             parts.filter(isString),
           );
+          result.windowClosed = true;
           return 'failed';
         }
         return sendParts(message, connection);
@@ -214,6 +222,12 @@ export function createDeliveryActivities({
     return result;
   }
 
+  /** The customer message a reply answers: the AI's its question, an agent's the customer's latest. */
+  async function replyToOf(ref: ConversationRef, message: ChatMessage): Promise<string | undefined> {
+    if (message.author === 'agent') return channel.lastCustomerMessageId(ref.conversationId);
+    return message.replyTo;
+  }
+
   return {
     async deliverMessages(input: { conversation: ConversationRef }): Promise<DeliveryResult> {
       const context = Context.current();
@@ -231,20 +245,23 @@ function isString(value: string | undefined): value is string {
   return value !== undefined;
 }
 
-/** The platform payloads of one message: an answer that found nothing offers a person as a button. */
-function payloadsOf(ref: ConversationRef, message: ChatMessage): object[] {
+/**
+ * The platform payloads of one message: an answer that found nothing offers a person as a button;
+ * `replyTo`, the customer message it answers (its first part quotes it).
+ */
+function payloadsOf(ref: ConversationRef, message: ChatMessage, replyTo?: string): object[] {
   const to = ref.messaging!.customer;
   const extras = extrasPayloads(to, message);
   if (extras) return extras;
   if (message.author === 'ai' && message.outcome === 'unknown') {
     const label = stringsFor(resolveLocale(ref.locale)).handoffButton;
-    return choiceMessages(to, message.text, [{ id: handoffChoiceId, title: label }]);
+    return choiceMessages(to, message.text, [{ id: handoffChoiceId, title: label }], { replyTo });
   }
   const text = message.author === 'agent' && message.agent ? `*${message.agent.name}:* ${message.text}` : message.text;
-  return textMessages(to, text);
+  return textMessages(to, text, { replyTo });
 }
 
 /** Agents see what happened in words of our own (the error's kind), not the platform's numbers. */
 function codeOf(error: GraphApiError): string {
-  return error.kind === 'permanent' ? `platform_error_${error.code ?? 'unknown'}` : error.kind;
+  return deliveryProblemCode(error.code, error.kind);
 }

@@ -17,6 +17,8 @@ interface Contact {
   name?: string;
   /** Vouched for by the site's identity token. */
   verified?: boolean;
+  /** Messaging: the customer's number (E.164). */
+  phone?: string;
 }
 
 interface Conversation {
@@ -37,6 +39,15 @@ interface Message {
   text: string;
   createdAt: string;
   agent?: { name: string };
+  /** Messaging, messages to the customer: how far it got. */
+  delivery?: Delivery;
+}
+
+type DeliveryStatus = 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+
+interface Delivery {
+  status: DeliveryStatus;
+  error?: { code: string; message: string; at: string };
 }
 
 /** The events of `/agent/events`, by name. */
@@ -49,6 +60,7 @@ interface ConversationEvents {
   conversation: Conversation & { messages: Message[] };
   message: { message: Message };
   status: { status: Status; agentName: string | null };
+  delivery: { messageId: string; delivery: Delivery };
 }
 
 /** One event of a stream whose events are `Events`, narrowed by its name. */
@@ -204,7 +216,42 @@ function setLive(on: boolean) {
 }
 
 function contactName(contact: Contact | undefined): string {
-  return contact?.name || contact?.email || contact?.userId || 'Anonymous customer';
+  const name = contact?.name || contact?.email || contact?.userId;
+  // A profile name is whatever the customer chose: their number says who they are.
+  if (contact?.phone) return name ? `${name} · ${contact.phone}` : contact.phone;
+  return name || 'Anonymous customer';
+}
+
+/** How far a message got, as ticks: a clock until the platform took it, ✓ sent, ✓✓ delivered, blue ✓✓ read, ✗ failed. */
+const deliveryTicks: Record<DeliveryStatus, { mark: string; label: string }> = {
+  pending: { mark: '🕓', label: 'Not sent yet' },
+  sent: { mark: '✓', label: 'Sent' },
+  delivered: { mark: '✓✓', label: 'Delivered' },
+  read: { mark: '✓✓', label: 'Read' },
+  failed: { mark: '✗', label: 'Not delivered' },
+};
+
+/** Statuses only move forward; `failed` is final unless the customer read it after all. */
+const deliveryRank: Record<DeliveryStatus, number> = { pending: 0, sent: 1, delivered: 2, failed: 3, read: 4 };
+
+function ticks(delivery: Delivery): HTMLSpanElement {
+  const { mark, label } = deliveryTicks[delivery.status] ?? deliveryTicks.pending;
+  const span = el('span', `ticks ${delivery.status}`, mark);
+  span.title = delivery.error ? `${label}: ${delivery.error.message} [${delivery.error.code}]` : label;
+  span.setAttribute('aria-label', span.title);
+  return span;
+}
+
+/** A `delivery` event: the message's ticks move on (never back: events may repeat what the first read showed). */
+function moveDelivery(messageId: string, delivery: Delivery) {
+  const message = state.messages.find((known) => known.id === messageId);
+  if (!message || deliveryRank[delivery.status] <= deliveryRank[message.delivery?.status ?? 'pending']) return;
+  message.delivery = delivery;
+  // A failure is the conversation's latest delivery problem too: the notice above the transcript says why, live.
+  if (delivery.status === 'failed' && delivery.error && state.conversation) {
+    state.conversation.deliveryProblem = delivery.error;
+    renderDetail();
+  } else renderTranscript();
 }
 
 function badges(conversation: Conversation): HTMLSpanElement {
@@ -284,7 +331,9 @@ function renderDetail() {
   const problem = conversation.deliveryProblem;
   $('problem').hidden = !problem;
   if (problem)
-    $('problem').textContent = `Last message not delivered (${time(problem.at)}): ${problem.message} [${problem.code}]`;
+    $('problem').textContent =
+      (problem.code === 'window_closed' ? 'Handed to a person: the reply window has closed. ' : '') +
+      `Last message not delivered (${time(problem.at)}): ${problem.message} [${problem.code}]`;
   renderTranscript();
   renderExtras(conversation);
 }
@@ -298,6 +347,7 @@ function renderTranscript() {
     item.dataset.messageId = message.id;
     const who = message.author === 'agent' ? message.agent?.name || 'Agent' : labels.author[message.author] || message.author;
     item.append(el('span', 'meta', `${who} · ${time(message.createdAt)}`), el('span', 'text', message.text));
+    if (message.delivery) item.querySelector('.meta')!.append(' ', ticks(message.delivery));
     transcript.append(item);
   }
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
@@ -329,6 +379,8 @@ function select(conversationId: string) {
         $('transcript').scrollTop = $('transcript').scrollHeight;
       } else if (event.name === 'message') {
         addMessage(event.data.message);
+      } else if (event.name === 'delivery') {
+        moveDelivery(event.data.messageId, event.data.delivery);
       } else if (event.name === 'status' && state.conversation) {
         state.conversation.status = event.data.status;
         state.conversation.agentName = event.data.agentName;

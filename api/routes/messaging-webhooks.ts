@@ -1,9 +1,9 @@
 import type { MessagingConnection, MessagingConnections } from '#messaging/connections.js';
-import type { Inbound } from '#messaging/inbound.js';
+import { TakingInUnfinishedError, type Inbound, type TakenIn } from '#messaging/inbound.js';
 import { MalformedDeliveryError, readWebhookDelivery } from '#messaging/webhook-payload.js';
 import { verifySignature, verifyTokenMatches } from '#messaging/webhook-signature.js';
 import type { Middleware } from 'koa';
-import { forbidden, invalidPayload, notFound, toAppError, unauthorized } from '../errors.js';
+import { AppError, forbidden, invalidPayload, notFound, toAppError, unauthorized } from '../errors.js';
 import { readRawBody } from '../raw-body.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { webhookAcknowledgement } from '../schemas/messaging-webhooks.js';
@@ -21,9 +21,13 @@ export interface MessagingWebhooksRouterDeps {
   metrics?: WebhookMetrics;
 }
 
-/** What the webhook counts (the API's metrics): each delivery, by how it was answered. */
+/**
+ * What the webhook counts (the API's metrics): each delivery, by how it was answered; and the events
+ * of those acknowledged, by what became of them (`messages` taken in, `duplicates`, `statuses`, `ignored`).
+ */
 export interface WebhookMetrics {
   answered(outcome: WebhookOutcome): void;
+  takenIn?(counts: TakenIn): void;
 }
 
 export type WebhookOutcome =
@@ -133,9 +137,24 @@ export function createMessagingWebhooksRouter({
         ctx.state.log.warn({ connectionId: connection.id, reason: error.message }, 'malformed webhook delivery');
         throw invalidPayload(`The delivery is not a messaging-platform event: ${error.message}`);
       }
-      ctx.body = { received: await inbound.takeIn(connection, events) };
+      const received = await takeIn(connection, events);
+      metrics.takenIn?.(received);
+      // Duplicates are normal (the platform delivers at least once) but worth seeing in the request's log.
+      if (received.duplicates > 0)
+        ctx.state.log.info({ connectionId: connection.id, received }, 'duplicate messages acknowledged');
+      ctx.body = { received };
     },
   );
+
+  /** A copy racing another copy of the same message that does not finish in time: 503, so the platform delivers again. */
+  async function takeIn(connection: MessagingConnection, events: Parameters<Inbound['takeIn']>[1]): Promise<TakenIn> {
+    try {
+      return await inbound.takeIn(connection, events);
+    } catch (error) {
+      if (!(error instanceof TakingInUnfinishedError)) throw error;
+      throw new AppError(503, 'unavailable', `${error.message} Deliver it again.`, undefined, { 'Retry-After': '5' });
+    }
+  }
 
   return router;
 }

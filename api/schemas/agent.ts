@@ -48,14 +48,18 @@ const summaryProperties = {
     {
       userId: { type: 'string' },
       email: { type: 'string' },
-      name: { type: 'string' },
+      name: { type: 'string', description: "Messaging: the customer's profile name on the platform." },
+      phone: {
+        type: 'string',
+        description: "Messaging only: the customer's number (E.164, `+` and digits), which the profile name does not identify.",
+      },
       verified: {
         type: 'boolean',
         description:
           "true: the site's server vouched for this visitor with an identity token (the user id; the name and e-mail too when the token carried them).",
       },
     },
-    ['userId', 'email', 'name', 'verified'],
+    ['userId', 'email', 'name', 'phone', 'verified'],
   ),
   agentName: nullable({ type: 'string', description: 'The agent who has the conversation.' }),
   createdAt: timestamp,
@@ -76,8 +80,35 @@ export const conversationSummary = objectOf(summaryProperties, messagingOnly);
 
 export const conversationListResponse = objectOf({ conversations: { type: 'array', items: conversationSummary } });
 
+/** How far one of our messages got on the messaging channel; it only moves forward. */
+export const messageDelivery = objectOf(
+  {
+    status: {
+      enum: ['pending', 'sent', 'delivered', 'read', 'failed'],
+      description:
+        '`pending` until the platform took it; then `sent`, `delivered` (on the device), `read` (opened, when the customer shares read receipts), or `failed` (never delivered; see `error`). ' +
+        'Only forward: a late or repeated status does not take it back.',
+    },
+    error: {
+      ...deliveryProblem,
+      description:
+        'On `failed`: why, the same code whether the platform refused the send at once or reported it later (`window_closed`: the 24-hour window had closed).',
+    },
+  },
+  ['error'],
+);
+
+const agentMessage = {
+  ...chatMessage,
+  required: chatMessage.required,
+  properties: {
+    ...chatMessage.properties,
+    delivery: { ...messageDelivery, description: 'Messaging only, on messages to the customer: how far it got.' },
+  },
+} as const;
+
 export const agentConversationResponse = objectOf(
-  { ...summaryProperties, messages: { type: 'array', items: chatMessage, description: 'The transcript, oldest first.' } },
+  { ...summaryProperties, messages: { type: 'array', items: agentMessage, description: 'The transcript, oldest first.' } },
   messagingOnly,
 );
 
@@ -168,6 +199,7 @@ export const conversationEventStream = {
     '`conversation` {…the conversation with its messages}: sent first, as `GET /agent/conversations/{conversationId}` answers.',
     '`message` {message}: a message was added (customer, AI, agent or system); it may repeat one of the first event: match by `id`.',
     '`status` {status, agentName}: the conversation changed status.',
+    "`delivery` {messageId, delivery}: messaging only: one of our messages got further (`delivery` as on the conversation's messages; only forward).",
     '`reconnect` {reason, retryMs}: the last event when the server process stops (`shutting_down`); reconnect (with `Last-Event-ID`) and another process answers.',
     'Comment lines (`: keep-alive`) arrive every 15 s.',
   ].join('\n'),

@@ -28,6 +28,13 @@ export const conversationClosedRefusal = 'conversation_closed';
 /** The customer asks for a person (a button, not a typed question, which the reply activity detects). */
 export const requestHandoffSignal = defineSignal<[{ by: HandoffBy }]>('requestHandoff');
 
+/**
+ * The platform refused a message of ours because the 24-hour window had closed (131047 in a later
+ * `failed` status): the conversation needs a person. Its rules decide: an AI conversation moves to
+ * `waiting_for_agent`; one waiting, with an agent, or closed stays as it is.
+ */
+export const windowClosedSignal = defineSignal<[{ messageId: string }]>('windowClosed');
+
 /** An agent takes the conversation over; refused when it is closed or another agent has it. */
 export const takeOverUpdate = defineUpdate<ConversationStatus, [Agent]>('takeOver');
 

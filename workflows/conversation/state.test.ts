@@ -145,3 +145,24 @@ test('the AI hands the customer to a person after finding nothing twice in a row
   t.deepEqual(drain(conversation), ['status:waiting_for_agent:handoffStarted']);
   t.false(conversation.noteAnswer('unknown', 5), 'already with the people');
 });
+
+test('a window closed at the platform hands an AI conversation to a person, silently; any other status stays', (t) => {
+  const withAi = Conversation.start(0);
+  t.true(withAi.windowClosed(5));
+  t.is(withAi.status, 'waiting_for_agent');
+  t.deepEqual(drain(withAi), ['status:waiting_for_agent:null'], 'no notice the platform would refuse too');
+  t.false(withAi.windowClosed(6), 'already waiting');
+
+  const withAgent = Conversation.start(0);
+  withAgent.takeOver(agent, 1);
+  drain(withAgent);
+  t.false(withAgent.windowClosed(2));
+  t.is(withAgent.status, 'agent');
+  t.deepEqual(drain(withAgent), []);
+
+  const closed = Conversation.start(0);
+  closed.close('agent');
+  drain(closed);
+  t.false(closed.windowClosed(2));
+  t.is(closed.status, 'closed');
+});

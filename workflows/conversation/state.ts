@@ -82,6 +82,16 @@ export class Conversation {
   }
 
   /**
+   * The platform refused a message because the 24-hour window had closed: a person has to take it
+   * from here (only they can reach the customer again, once the customer writes). An AI conversation
+   * waits for an agent, with no notice to the customer, which the platform would refuse as well; any
+   * other status stays as it is. Answers whether the handoff happened.
+   */
+  windowClosed(now: number): boolean {
+    return this.requestHandoff('ai', now, { announced: true });
+  }
+
+  /**
    * The AI answered a message. Having found nothing `aiHandoffAfterUnknowns` times in a row, it hands
    * the customer to a person instead of failing them again; any real answer starts the count over.
    * Answers whether that handoff happened.

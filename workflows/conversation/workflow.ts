@@ -24,6 +24,7 @@ import {
   requestHandoffSignal,
   takeOverUpdate,
   visitorMessageSignal,
+  windowClosedSignal,
 } from './messages.js';
 import { Conversation } from './state.js';
 import type { ConversationInput, ConversationRef, QueuedEffect } from './types.js';
@@ -52,6 +53,12 @@ const { recordVisitorMessage, recordConversationStatus, recordAgentMessage } = p
 const { deliverMessages } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+// A read receipt (with "typing…" while the AI writes) is a courtesy: a few quick tries, then the conversation goes on.
+const { markCustomerMessageRead } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
 /** Continue as new well before Temporal's own limits, even if it has not suggested it yet. */
@@ -88,6 +95,9 @@ export async function conversationWorkflow(input: ConversationInput): Promise<vo
     },
   );
   setHandler(requestHandoffSignal, ({ by }) => void conversation.requestHandoff(by, Date.now()));
+  setHandler(windowClosedSignal, () => {
+    if (patched(windowClosedHandoff)) conversation.windowClosed(Date.now());
+  });
   setHandler(
     takeOverUpdate,
     async (agent) => {
@@ -121,7 +131,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<vo
     const effect = conversation.nextEffect();
     if (effect) {
       await carryOut(ref, conversation, effect);
-      if (ref.channel === 'messaging') await deliver(ref);
+      if (ref.channel === 'messaging') await deliver(ref, conversation);
       conversation.completeEffect();
       continue;
     }
@@ -150,6 +160,7 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
         await recordVisitorMessage({ conversation: ref, message: effect.message, status: conversation.status, notice: null });
         return;
       }
+      if (ref.channel === 'messaging' && patched(markReadOnAnswer)) await markRead(ref, effect.message.messageId, true);
       try {
         const result = await answerVisitorMessage({ conversation: ref, message: effect.message });
         if (result.handoffRequested) conversation.requestHandoff('visitor', Date.now(), { first: true, announced: true });
@@ -186,6 +197,8 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
         ...(effect.template ? { template: effect.template } : {}),
         ...(effect.attachment ? { attachment: effect.attachment } : {}),
       });
+      // The agent answers the customer's latest message: it shows as read.
+      if (ref.channel === 'messaging' && patched(markReadOnAnswer)) await markRead(ref, undefined, false);
       return;
   }
 }
@@ -194,13 +207,28 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
  * The messaging channel's outbound side: what the effect wrote goes out to the customer. A run
  * stops at its time budget with `more` left; the next run, right away, takes it up.
  */
-async function deliver(ref: ConversationRef): Promise<void> {
+async function deliver(ref: ConversationRef, conversation: Conversation): Promise<void> {
   try {
     let result = await deliverMessages({ conversation: ref });
     // Older runs' results carry no `more`; the patch keeps their histories as they were recorded.
     while (result.more && patched('deliver-in-budgeted-runs')) result = await deliverMessages({ conversation: ref });
+    // The platform refused a message for the closed window: a person takes it from here (older results carry no flag).
+    if (result.windowClosed && patched(windowClosedHandoff)) conversation.windowClosed(Date.now());
   } catch (error) {
     // An outage that outlasted the retries: the messages stay unsent and go out after the next event.
+    if (!(error instanceof ActivityFailure)) throw error;
+  }
+}
+
+/** Patches: a window found closed hands the conversation to a person; customers' messages are marked read when answered. */
+const windowClosedHandoff = 'window-closed-handoff';
+const markReadOnAnswer = 'mark-read-on-answer';
+
+/** Marks the customer's message (`messageId`, else their latest) read; a receipt that fails for good is let go. */
+async function markRead(ref: ConversationRef, messageId: string | undefined, typing: boolean): Promise<void> {
+  try {
+    await markCustomerMessageRead({ conversation: ref, ...(messageId ? { messageId } : {}), typing });
+  } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
   }
 }

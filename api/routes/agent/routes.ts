@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventFollower } from '#conversations/events.js';
 import type { Inbox, InboxFilter } from '#conversations/inbox.js';
 import { isConversationId, type ConversationRecord, type ConversationRecords } from '#conversations/records.js';
+import type { ChatMessage } from '#conversations/chat-message.js';
 import type { Transcript } from '#conversations/transcript.js';
 import {
   ActionNotConfirmedError,
@@ -51,7 +52,7 @@ export interface AgentRouterDeps {
   transcript: Pick<Transcript, 'read'>;
   follower: EventFollower;
   conversations: Pick<ConversationClient, 'takeOver' | 'agentReply' | 'handBack' | 'close'>;
-  channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
+  channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf' | 'deliveriesOf'>;
   /** Templates and files on the messaging channel (`reply-extras.ts`). */
   extras: ReplyExtras;
   now?: () => Date;
@@ -110,8 +111,18 @@ export function createAgentRouter({
   const agentOf = (user: UserState['user']): Agent => ({ agentId: user.id, name: user.name });
   const detailed = async (record: ConversationRecord) => ({
     ...(await inbox.summarize(record)),
-    messages: await transcript.read(record.conversationId),
+    messages: await withDeliveries(record, await transcript.read(record.conversationId)),
   });
+
+  /** Messaging: each message to the customer with how far it got (`pending` until the platform took it). */
+  async function withDeliveries(record: ConversationRecord, messages: ChatMessage[]) {
+    if (record.channel !== 'messaging') return messages;
+    const outbound = messages.filter((message) => message.author !== 'visitor').map((message) => message.id);
+    const deliveries = await channel.deliveriesOf(record.conversationId, outbound);
+    return messages.map((message) =>
+      message.author === 'visitor' ? message : { ...message, delivery: deliveries.get(message.id) ?? { status: 'pending' } },
+    );
+  }
 
   router.get(
     '/agent/conversations',
@@ -188,7 +199,7 @@ export function createAgentRouter({
         conversationId,
         'now',
         ({ id, event }) => {
-          if (event.type !== 'message' && event.type !== 'status') return;
+          if (event.type !== 'message' && event.type !== 'status' && event.type !== 'delivery') return;
           const { type, ...data } = event;
           if (started) stream.send(type, data, id);
           else pending.push([type, data, id]);
