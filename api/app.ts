@@ -56,6 +56,10 @@ import { createConnectorsRouter } from './routes/connectors.js';
 import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
 import { createMessagingConnectionsRouter } from './routes/messaging-connections.js';
+import { createEventEndpointsRouter } from './routes/event-endpoints.js';
+import { eventWebhooks } from './schemas/event-endpoints.js';
+import type { DeliveryLog } from '#outbound-events/deliveries.js';
+import type { EventEndpoints } from '#outbound-events/endpoints.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
@@ -113,6 +117,8 @@ export interface AppDeps {
     /** In production, connectors reach public https addresses only. */
     production: boolean;
   };
+  /** Tenants' endpoints for signed outbound events, and their recent deliveries. */
+  outboundEvents: { endpoints: EventEndpoints; deliveries: DeliveryLog };
   /** Every event stream of the process, and what bounds them. */
   streams: EventStreams;
   settings: {
@@ -152,6 +158,7 @@ export function createApp({
   chat,
   messaging,
   connectors,
+  outboundEvents,
   streams,
   settings,
 }: AppDeps): Koa<ApiState> {
@@ -185,6 +192,7 @@ export function createApp({
       stores: [
         { kind: 'messaging-connection', resealAll: () => messaging.connections.resealAll() },
         { kind: 'connector', resealAll: () => connectors.records.resealAll() },
+        { kind: 'event-endpoint', resealAll: () => outboundEvents.endpoints.resealAll() },
       ],
     }),
     createAdminArticlesRouter({ ...admin, articles: articles.store, feed: articles.feed }),
@@ -208,6 +216,12 @@ export function createApp({
       connections: messaging.connections,
       allowDevelopmentMode: messaging.allowDevelopmentMode,
       publicBaseUrl: settings.publicBaseUrl,
+    }),
+    createEventEndpointsRouter({
+      requireUser,
+      endpoints: outboundEvents.endpoints,
+      deliveries: outboundEvents.deliveries,
+      production: connectors.production,
     }),
     createMessagingWebhooksRouter({
       connections: messaging.connections,
@@ -233,7 +247,9 @@ export function createApp({
     createAgentRouter({ requireUser, tenancy, ...chat, channel: messaging.channel, streams, streamSettings: settings.streams }),
     createAgentPageRouter(),
   ];
-  routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
+  routers.push(
+    createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl, webhooks: eventWebhooks() }),
+  );
 
   app.use(requestContext(logger));
   if (tracer) app.use(traceRequests(tracer));
