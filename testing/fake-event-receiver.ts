@@ -3,6 +3,8 @@ import { readBody, startHttpFake } from './http-fake.js';
 
 /** One POST the receiver took in, whatever it answered. */
 export interface ReceivedDelivery {
+  /** The path the delivery was POSTed to (endpoints of one receiver differ by it). */
+  path: string;
   headers: Record<string, string>;
   /** The raw body, as the signature covers it. */
   body: string;
@@ -22,7 +24,7 @@ export async function startFakeEventReceiver() {
     void readBody(request).then((body) => {
       const status = request.method === 'POST' ? answer(received.length) : 405;
       const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-      received.push({ headers, body, status });
+      received.push({ path: request.url ?? '/', headers, body, status });
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(status < 300 ? '' : JSON.stringify({ error: 'receiver unavailable' }));
     });
