@@ -11,6 +11,11 @@ import { ingestAndWait, item, startIngestionStack, type IngestionStack } from '#
 import { assertMatchesSchema } from '#testing/schema.js';
 import { createTemporalClient, type TemporalClient } from '#platform/temporal.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
+import { createConversationActivities } from '#activities/conversation/conversation-activities.js';
+import { createAnswerBudget } from '#conversations/answer-budget.js';
+import { createEventPublisher } from '#conversations/events.js';
+import { createConversationRecords } from '#conversations/records.js';
+import { createTranscript } from '#conversations/transcript.js';
 import { createEventEmitter } from './emitter.js';
 import { createEventEndpoints } from './endpoints.js';
 import { eventIdOf, eventTypes, type EventType, type NewEvent } from './event-types.js';
@@ -237,6 +242,42 @@ test.serial('the same event emitted again (an activity retried) is delivered onc
     (ids) => ids.includes(marker!.id),
   );
   t.deepEqual(deliveredIds(target), [first!.id, second!.id, marker!.id]);
+});
+
+test.serial('an activity run twice (a retry after its write) emits its event once', async (t) => {
+  const target = await receiver();
+  const tenant = await subscribedTenant(target, ['message.created']);
+  const { redis, config } = api();
+  const activities = createConversationActivities({
+    records: createConversationRecords(redis, config.redis.prefix),
+    transcript: createTranscript(redis, config.redis.prefix),
+    events: createEventPublisher(redis, config.redis.prefix),
+    answerQuestion: () => Promise.reject(new Error('no question is asked here')),
+    answerBudget: createAnswerBudget(redis, { prefix: config.redis.prefix, perDay: 10 }),
+    outboundEvents: emitter(),
+  });
+  const conversation = {
+    conversationId: randomUUID(),
+    tenantId: tenant.tenant.id,
+    operatorId: randomUUID(),
+    knowledgeBaseId: tenant.kb,
+    channel: 'widget' as const,
+    locale: 'en',
+  };
+  const reply = { conversation, agent: { agentId: 'u-1', name: 'Linus' }, messageId: randomUUID(), text: 'On its way.' };
+  await activities.recordAgentMessage(reply);
+  await activities.recordAgentMessage(reply);
+  const marker = { ...reply, messageId: randomUUID(), text: 'Anything else?' };
+  await activities.recordAgentMessage(marker);
+
+  await eventually(
+    async () => target.delivered(),
+    (events) => events.some((event) => event.data.message.id === marker.messageId),
+  );
+  t.deepEqual(
+    target.delivered().map((event) => event.data.message.id),
+    [reply.messageId, marker.messageId],
+  );
 });
 
 test.serial(

@@ -1,6 +1,7 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
-import type { DeliverEventInput, DeliveryOutcome, DeliverySettings } from './types.js';
+import { retryWait } from './retry-wait.js';
+import type { DeliverEventInput, DeliveryOutcome } from './types.js';
 
 // One attempt: the request has its own timeout inside; Redis or the secret box away is retried here.
 const { attemptEventDelivery, giveUpEventDelivery } = proxyActivities<Activities>({
@@ -34,10 +35,4 @@ export async function deliverEventWorkflow(input: DeliverEventInput): Promise<De
 
 function delivery({ tenantId, endpointId, event }: DeliverEventInput) {
   return { tenantId, endpointId, event };
-}
-
-/** The wait after `attempt` failed: 1 s doubling, capped, plus up to 20 % of jitter. */
-export function retryWait(attempt: number, { initialIntervalMs, maxIntervalMs }: DeliverySettings): number {
-  const base = Math.min(maxIntervalMs, initialIntervalMs * 2 ** Math.min(attempt - 1, 30));
-  return Math.round(base * (1 + Math.random() * 0.2));
 }
