@@ -43,7 +43,8 @@ const receiver = await startFakeEventReceiver();
 stack.track({ stop: receiver.close });
 try {
   log(`profile ${profile}: ${processes} API and ${processes} worker process(es)`);
-  const { perSecond: limitRate } = await measureNoopLimit(stack, { workflows: events, processes });
+  // The limit, with the slots of the worker's base queue, where deliveries run (16).
+  const { perSecond: limitRate } = await measureNoopLimit(stack, { workflows: events, processes, activitySlots: 16 });
 
   await stack.startApps(processes);
   const secretsKey = Buffer.from(readOrCreateLocalSecrets(stack.plan.paths.data).secretsKey, 'base64');
@@ -87,9 +88,14 @@ try {
   const child = await stack.temporal.workflow
     .getHandle(eventDeliveryWorkflowId(single.tenantId, single.endpointIds[0]!, orderedEvents[0]!.id))
     .fetchHistory();
-  const sequencer = await stack.temporal.workflow
-    .getHandle(eventEndpointWorkflowId(single.tenantId, single.endpointIds[0]!))
-    .fetchHistory();
+  // Every run of the sequencer (it continues as new), each history whole.
+  let sequencerEvents = 0;
+  let sequencerRuns = 0;
+  const sequencerId = eventEndpointWorkflowId(single.tenantId, single.endpointIds[0]!);
+  for await (const run of stack.temporal.workflow.list({ query: `WorkflowId = '${sequencerId}'` })) {
+    sequencerRuns += 1;
+    sequencerEvents += (await stack.temporal.workflow.getHandle(sequencerId, run.runId).fetchHistory()).events?.length ?? 0;
+  }
 
   const fanOutRate = deliveries / fanOutSeconds;
   console.log('\nbench:events');
@@ -106,7 +112,8 @@ try {
     'signatures that do not verify': unsigned,
     'non-2xx answers': receiver.received.filter((delivery) => delivery.status >= 300).length,
     'history events per delivery (child)': child.events?.length ?? 0,
-    'history events per delivery (sequencer share)': round((sequencer.events?.length ?? 0) / ordered, 1),
+    'history events per delivery (sequencer share)': round(sequencerEvents / ordered, 1),
+    'sequencer runs (continue-as-new)': sequencerRuns,
   });
 } finally {
   await stack.stop();

@@ -6,12 +6,13 @@ import { waitFor, type MeasuredStack } from './measured-stack.js';
 /**
  * The limit a benchmark compares itself with, on its own stack and in the same run: `workflows`
  * workflows that each run one no-op activity (`bench/noop-workflow.ts`, which only counts itself in
- * Redis), started 32 at a time, on `processes` worker processes of their own with the stack's slots.
+ * Redis), started 32 at a time, on `processes` worker processes of their own with `activitySlots`
+ * activity slots each (by default the stack's INGEST_CONCURRENCY, the ingestion workers' slots).
  * Returns the seconds from the first start to the last one counted, and the rate.
  */
 export async function measureNoopLimit(
   stack: MeasuredStack,
-  { workflows, processes }: { workflows: number; processes: number },
+  { workflows, processes, activitySlots }: { workflows: number; processes: number; activitySlots?: number },
 ): Promise<{ seconds: number; perSecond: number }> {
   const { prefix, env, temporal, redis } = stack;
   const counterKey = `${prefix}:noop-done`;
@@ -20,7 +21,12 @@ export async function measureNoopLimit(
     startTsProcess(
       `noop-worker-${i + 1}`,
       [join('bench', 'noop-worker.ts')],
-      { ...env, BENCH_TASK_QUEUE: noopQueue, BENCH_COUNTER_KEY: counterKey },
+      {
+        ...env,
+        BENCH_TASK_QUEUE: noopQueue,
+        BENCH_COUNTER_KEY: counterKey,
+        INGEST_CONCURRENCY: String(activitySlots ?? env.INGEST_CONCURRENCY ?? 8),
+      },
       stack.plan.paths,
     ),
   );
