@@ -16,6 +16,10 @@ import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
+import { createEventDeliveryActivities } from '#activities/events/deliver-event.js';
+import { createOutboundHttp } from '#platform/outbound/outbound-http.js';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createDeliveryLog } from './deliveries.js';
 import { createEventEmitter } from './emitter.js';
 import { createEventEndpoints } from './endpoints.js';
 import { eventIdOf, eventTypes, type EventType, type NewEvent } from './event-types.js';
@@ -327,6 +331,39 @@ test.serial(
       (ids) => ids.length > 0,
     );
     t.deepEqual(deliveredIds(target), [after.id]);
+  },
+);
+
+test.serial(
+  'without the private-network allowance (production), a delivery to an internal address is refused, and says so',
+  async (t) => {
+    const target = await receiver();
+    const tenant = await subscribedTenant(target, ['message.created']);
+    const { redis, config } = api();
+    const http = createOutboundHttp({ allowedNetworks: [], httpsOnly: false, maxResponseBytes: 64 * 1024 });
+    t.teardown(() => http.close());
+    const activities = createEventDeliveryActivities({
+      endpoints: createEventEndpoints(redis, config.redis.prefix, secretBoxFromConfig(config)),
+      deliveries: createDeliveryLog(redis, config.redis.prefix),
+      http,
+      requestTimeoutMs: 5_000,
+    });
+    const event = { ...fact(randomUUID()), tenantId: tenant.tenant.id, createdAt: new Date().toISOString() };
+    const result = await new MockActivityEnvironment().run(activities.attemptEventDelivery, {
+      tenantId: tenant.tenant.id,
+      endpointId: tenant.endpointId,
+      event,
+      attempt: 1,
+    });
+    t.deepEqual(result, { outcome: 'failed', error: '127.0.0.1 is not at a public address' });
+    t.is(target.received.length, 0, 'the receiver was never reached');
+    const listed = await tenant.asAdmin('GET', `/integrations/event-endpoints/${tenant.endpointId}/deliveries`);
+    t.like(listed.body.deliveries[0], {
+      eventId: event.id,
+      outcome: 'failed',
+      statusCode: null,
+      error: '127.0.0.1 is not at a public address',
+    });
   },
 );
 
