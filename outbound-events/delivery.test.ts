@@ -6,6 +6,8 @@ import { chatClient } from '#testing/chat.js';
 import { connectingTenant } from '#testing/connectors.js';
 import { eventually } from '#testing/eventually.js';
 import { startFakeCms } from '#testing/fake-cms.js';
+import { startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
+import { messagingTenant } from '#testing/messaging-tenant.js';
 import { startFakeEventReceiver, verifyDelivery, type FakeEventReceiver } from '#testing/fake-event-receiver.js';
 import { ingestAndWait, item, startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import { assertMatchesSchema } from '#testing/schema.js';
@@ -19,6 +21,7 @@ import { createTranscript } from '#conversations/transcript.js';
 import { createEventDeliveryActivities } from '#activities/events/deliver-event.js';
 import { createOutboundHttp } from '#platform/outbound/outbound-http.js';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import { createDeliveryLog } from './deliveries.js';
 import { createEventEmitter } from './emitter.js';
 import { createEventEndpoints } from './endpoints.js';
@@ -34,10 +37,13 @@ import { deliverySettingsOf } from './settings.js';
 
 let stack: IngestionStack;
 let temporal: TemporalClient;
+let platform: FakeMessagingPlatform;
 const receivers: FakeEventReceiver[] = [];
 
 test.before(async () => {
+  platform = await startFakeMessagingPlatform();
   stack = await startIngestionStack({
+    GRAPH_API_BASE_URL: platform.url,
     EVENT_DELIVERY_MAX_INTERVAL_SECONDS: '1',
     CHAT_VISITOR_PER_MINUTE: '100000',
     CHAT_CONVERSATIONS_PER_HOUR: '100000',
@@ -48,6 +54,7 @@ test.after.always(async () => {
   await Promise.allSettled(receivers.map((receiver) => receiver.close()));
   await temporal?.close();
   await stack?.close();
+  await platform?.close();
 });
 
 const api = (): TestApi => stack.api;
@@ -183,6 +190,32 @@ test.serial('each event type arrives, signed and verifiable, with its documented
 
   // Another tenant's endpoint heard nothing of it.
   t.true(events.every((event) => event.tenantId === tenantId));
+});
+
+test.serial('a messaging customer’s first message creates the conversation: both arrive, in that order', async (t) => {
+  const target = await receiver();
+  const business = await messagingTenant(api(), platform);
+  const { headers } = await createUser(api(), business.tenant.tenant.id, 'admin', 'Ada');
+  const created = await api().request('POST', '/integrations/event-endpoints', {
+    headers,
+    body: { url: `${target.url}/events`, eventTypes: ['conversation.created', 'message.created'] },
+  });
+  t.is(created.status, 201);
+  const sent = await business.send(business.text('Hello, is my order on its way?'));
+  t.is(sent.status, 200);
+
+  const delivered = await eventually(
+    async () => target.delivered(),
+    (events) => events.some((event) => event.data.message?.author === 'ai'),
+    { timeoutMs: 60_000 },
+  );
+  const conversationId = await business.conversationId();
+  t.like(delivered[0], { type: 'conversation.created', data: { conversationId, channel: 'messaging' } });
+  t.like(delivered[1], {
+    type: 'message.created',
+    data: { conversationId, channel: 'messaging', message: { author: 'visitor', text: 'Hello, is my order on its way?' } },
+  });
+  for (const delivery of target.received) t.true(verifyDelivery(delivery, created.body.signingSecret));
 });
 
 test.serial(
@@ -349,12 +382,15 @@ test.serial(
       requestTimeoutMs: 5_000,
     });
     const event = { ...fact(randomUUID()), tenantId: tenant.tenant.id, createdAt: new Date().toISOString() };
-    const result = await new MockActivityEnvironment().run(activities.attemptEventDelivery, {
-      tenantId: tenant.tenant.id,
-      endpointId: tenant.endpointId,
-      event,
-      attempt: 1,
-    });
+    const result = await new MockActivityEnvironment({}, { logger: new DefaultLogger('ERROR') }).run(
+      activities.attemptEventDelivery,
+      {
+        tenantId: tenant.tenant.id,
+        endpointId: tenant.endpointId,
+        event,
+        attempt: 1,
+      },
+    );
     t.deepEqual(result, { outcome: 'failed', error: '127.0.0.1 is not at a public address' });
     t.is(target.received.length, 0, 'the receiver was never reached');
     const listed = await tenant.asAdmin('GET', `/integrations/event-endpoints/${tenant.endpointId}/deliveries`);
