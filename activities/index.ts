@@ -15,6 +15,8 @@ import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
 import { createReembedActivities } from './ingestion/reembed-source.js';
 import { createReindexActivities } from './ingestion/reindex.js';
+import { createEventDeliveryActivities, type EventDeliveryDeps } from './events/deliver-event.js';
+import type { EventEmitter } from '#outbound-events/emitter.js';
 
 /** The clients and stores activities reach the world through, built once per worker process. */
 export interface ActivityDeps {
@@ -33,6 +35,9 @@ export interface ActivityDeps {
   delivery: DeliveryDeps;
   /** The built-in connectors: their records, sync state, sources and the public ingestion API. */
   connectors: ConnectorActivityDeps;
+  /** Outbound events: emitted where facts become durable, then delivered, signed, to tenants' endpoints. */
+  outboundEvents?: Pick<EventEmitter, 'emit'>;
+  eventDelivery: EventDeliveryDeps;
 }
 
 /**
@@ -45,12 +50,13 @@ export function createActivities(deps: ActivityDeps) {
     ...createCleanupActivities(deps),
     ...createReembedActivities(deps),
     ...createReindexActivities(deps),
-    ...createConversationActivities(deps.conversations),
+    ...createConversationActivities({ ...deps.conversations, outboundEvents: deps.outboundEvents }),
     ...createDeliveryActivities(deps.delivery),
     ...createMarkReadActivities(deps.delivery),
     ...createShopSyncActivities(deps.connectors),
     ...createCmsSyncActivities(deps.connectors),
-    ...createSyncRunActivities(deps.connectors),
+    ...createSyncRunActivities({ ...deps.connectors, outboundEvents: deps.outboundEvents }),
+    ...createEventDeliveryActivities(deps.eventDelivery),
   };
 }
 

@@ -63,6 +63,10 @@ import { createIngestRouter } from './routes/ingest.js';
 import { createMessagingConnectionsRouter } from './routes/messaging-connections.js';
 import { createOperatorIdentityRouter } from './routes/operator-identity.js';
 import { createMessagingTemplatesRouter } from './routes/messaging-templates.js';
+import { createEventEndpointsRouter } from './routes/event-endpoints.js';
+import { eventWebhooks } from './schemas/event-endpoints.js';
+import type { DeliveryLog } from '#outbound-events/deliveries.js';
+import type { EventEndpoints } from '#outbound-events/endpoints.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
@@ -130,6 +134,8 @@ export interface AppDeps {
     /** In production, connectors reach public https addresses only. */
     production: boolean;
   };
+  /** Tenants' endpoints for signed outbound events, and their recent deliveries. */
+  outboundEvents: { endpoints: EventEndpoints; deliveries: DeliveryLog };
   /** Every event stream of the process, and what bounds them. */
   streams: EventStreams;
   settings: {
@@ -170,6 +176,7 @@ export function createApp({
   identity,
   messaging,
   connectors,
+  outboundEvents,
   streams,
   settings,
 }: AppDeps): Koa<ApiState> {
@@ -204,6 +211,7 @@ export function createApp({
         { kind: 'messaging-connection', resealAll: () => messaging.connections.resealAll() },
         { kind: 'connector', resealAll: () => connectors.records.resealAll() },
         { kind: 'operator-identity', resealAll: () => identity.identities.resealAll() },
+        { kind: 'event-endpoint', resealAll: () => outboundEvents.endpoints.resealAll() },
       ],
     }),
     createAdminArticlesRouter({ ...admin, articles: articles.store, feed: articles.feed }),
@@ -231,6 +239,12 @@ export function createApp({
     }),
     createOperatorIdentityRouter({ tenancy, requireUser, identities: identity.identities }),
     createMessagingTemplatesRouter({ requireUser, connections: messaging.connections, templates: messaging.templates }),
+    createEventEndpointsRouter({
+      requireUser,
+      endpoints: outboundEvents.endpoints,
+      deliveries: outboundEvents.deliveries,
+      production: connectors.production,
+    }),
     createMessagingWebhooksRouter({
       connections: messaging.connections,
       inbound: messaging.inbound,
@@ -263,7 +277,9 @@ export function createApp({
     }),
     createAgentPageRouter(),
   ];
-  routers.push(createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl }));
+  routers.push(
+    createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl, webhooks: eventWebhooks() }),
+  );
 
   app.use(requestContext(logger));
   if (tracer) app.use(traceRequests(tracer));

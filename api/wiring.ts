@@ -38,6 +38,11 @@ import { createMessagingConnections } from '#messaging/connections.js';
 import { createGraphMediaClient } from '#messaging/graph-media.js';
 import { createMessageTemplates } from '#messaging/templates.js';
 import { createOutboundHttp, everyNetwork } from '#platform/outbound/outbound-http.js';
+import { announcingCreation } from '#outbound-events/announced-conversations.js';
+import { createDeliveryLog } from '#outbound-events/deliveries.js';
+import { createEventEmitter } from '#outbound-events/emitter.js';
+import { createEventEndpoints } from '#outbound-events/endpoints.js';
+import { deliverySettingsOf } from '#outbound-events/settings.js';
 import { createInbound } from '#messaging/inbound.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createConnectorSetup } from '#connectors/connect.js';
@@ -83,9 +88,18 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const untracedChunks = createChunkIndex(weaviate, embedder.space);
   const chunkIndex = tracer ? traceCalls(untracedChunks, tracer, 'weaviate') : untracedChunks;
   const streams = createEventStreams(config.streams);
-  const conversations = createConversationClient(temporal.client, config.temporal.taskQueue, {
-    actionWaitMs: config.workflowWaitMs,
-  });
+  const secretBox = secretBoxFromConfig(config);
+  const eventEndpoints = createEventEndpoints(redis, config.redis.prefix, secretBox);
+  const conversations = announcingCreation(
+    createConversationClient(temporal.client, config.temporal.taskQueue, { actionWaitMs: config.workflowWaitMs }),
+    createEventEmitter({
+      endpoints: eventEndpoints,
+      temporal: temporal.client,
+      taskQueue: config.temporal.taskQueue,
+      settings: deliverySettingsOf(config.events),
+    }),
+    (error) => logger.warn({ err: { message: (error as Error).message } }, 'conversation.created not emitted'),
+  );
   const metrics = createApiMetrics(registry, {
     openStreams: () => streams.size,
     waitingHandoffs: () => conversations.countWaitingForAgent(),
@@ -102,7 +116,6 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const records = createConversationRecords(redis, config.redis.prefix);
   const transcript = createTranscript(redis, config.redis.prefix);
   const channel = createChannelState(redis, config.redis.prefix);
-  const secretBox = secretBoxFromConfig(config);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
   const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
@@ -181,6 +194,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       events: createProductEvents(temporal.client, config.temporal.taskQueue),
       production: config.env === 'production',
     },
+    outboundEvents: { endpoints: eventEndpoints, deliveries: createDeliveryLog(redis, config.redis.prefix) },
     streams,
     settings: {
       streams: config.streams,

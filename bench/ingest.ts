@@ -8,18 +8,16 @@
  *  - POST-to-searchable latency of single items on the idle stack (p50, p95), with the default model;
  *  - the model alone, in this process: milliseconds per chunk at batch sizes 1, 8 and 32.
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pLimit from 'p-limit';
 import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder.js';
 import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
 import { chunkText } from '#knowledge/text/chunk.js';
 import { normalizeText } from '#knowledge/text/normalize.js';
 import { ingestWorkflowId, jobIdOf } from '#workflows/ids.js';
-import { startTsProcess } from '../deploy/local/app-processes.js';
 import { log } from '../deploy/local/output.js';
 import { benchItem } from './corpus.js';
 import { createMeasuredTenant, ingestAll, percentile, round, startMeasuredStack, waitFor } from './measured-stack.js';
+import { measureNoopLimit } from './noop-limit.js';
 
 const { values: args } = parseArgs({
   options: { items: { type: 'string', default: '2000' }, singles: { type: 'string', default: '50' } },
@@ -28,39 +26,14 @@ const items = Number(args.items);
 const singles = Number(args.singles);
 const concurrency = Number(process.env.INGEST_CONCURRENCY || 8);
 const stack = await startMeasuredStack('bench', { INGEST_CONCURRENCY: String(concurrency) });
-const { profile, redis, temporal, prefix, env } = stack;
+const { profile, redis, temporal, prefix } = stack;
 const processes = profile === 'production' ? 2 : 1;
 
-const noopWorkers: Array<{ stop(): Promise<void> }> = [];
-stack.track({ stop: () => Promise.all(noopWorkers.map((p) => p.stop())).then(() => undefined) });
 try {
   log(`profile ${profile}: ${processes} API and ${processes} worker process(es), ${concurrency} items at once per worker`);
 
   // The limit: the same number of workflows, one no-op activity each, on the same server.
-  const counterKey = `${prefix}:noop-done`;
-  const noopQueue = `${prefix}-noop`;
-  for (let i = 0; i < processes; i++) {
-    noopWorkers.push(
-      startTsProcess(
-        `noop-worker-${i + 1}`,
-        [join('bench', 'noop-worker.ts')],
-        { ...env, BENCH_TASK_QUEUE: noopQueue, BENCH_COUNTER_KEY: counterKey },
-        stack.plan.paths,
-      ),
-    );
-  }
-  const limitStart = performance.now();
-  const startLimit = pLimit(32);
-  await Promise.all(
-    Array.from({ length: items }, (_, i) =>
-      startLimit(() =>
-        temporal.workflow.start('benchNoopWorkflow', { workflowId: `${prefix}-noop-${i}`, taskQueue: noopQueue, args: [] }),
-      ),
-    ),
-  );
-  await waitFor(async () => Number(await redis.get(counterKey)) >= items, 250);
-  const limitSeconds = (performance.now() - limitStart) / 1000;
-  await Promise.all(noopWorkers.map((p) => p.stop()));
+  const { perSecond: limitRate } = await measureNoopLimit(stack, { workflows: items, processes });
 
   // Ingestion through the real API and workers: the hashed embedder first, then the default model.
   const batch = Array.from({ length: items }, (_, i) => benchItem(i, 'bulk'));
@@ -103,7 +76,6 @@ try {
   latencies.sort((a, b) => a - b);
   const modelMs = await modelMsPerChunk(batch);
 
-  const limitRate = items / limitSeconds;
   const ingestRate = items / ingestSeconds;
   const hashedRate = items / hashedSeconds;
   const report = {

@@ -1,7 +1,7 @@
 /**
  * The baseline's worker process: the same slots per process as the ingestion worker, running
  * `benchNoopWorkflow`, whose activity only increments a Redis counter.
- * Environment: TEMPORAL_ADDRESS, REDIS_URL, BENCH_TASK_QUEUE, BENCH_COUNTER_KEY, INGEST_CONCURRENCY.
+ * Environment: TEMPORAL_ADDRESS, REDIS_URL, BENCH_TASK_QUEUE, BENCH_COUNTER_KEY, INGEST_CONCURRENCY (its activity slots).
  */
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';

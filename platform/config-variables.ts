@@ -358,6 +358,26 @@ export const variables = {
       "largest answer the worker reads from a tenant's source (one page of a shop or site); a larger one fails that request. The messaging platform's answers have a cap of their own, 1 MiB",
     usedBy: ['worker'],
   },
+  EVENT_DELIVERY_HORIZON_SECONDS: {
+    schema: { type: 'number', minimum: 1, maximum: 7 * 86400 },
+    default: 86400,
+    description:
+      'how long an outbound event is retried from its first attempt (docs/outbound-events.md); then it is recorded as given up and its endpoint disabled, with the last error as the reason',
+    usedBy: ['api', 'worker'],
+  },
+  EVENT_DELIVERY_MAX_INTERVAL_SECONDS: {
+    schema: { type: 'number', minimum: 1, maximum: 86400 },
+    default: 600,
+    description: 'the longest wait between two attempts of an outbound event (1 s doubling up to it, plus up to 20 % of jitter)',
+    usedBy: ['api', 'worker'],
+  },
+  EVENT_DELIVERY_TIMEOUT_SECONDS: {
+    schema: { type: 'number', minimum: 1, maximum: 60 },
+    default: 10,
+    description:
+      "how long one delivery of an outbound event waits for the tenant's endpoint to answer; past it the attempt failed",
+    usedBy: ['worker'],
+  },
   SHUTDOWN_GRACE_SECONDS: {
     schema: { type: 'number', minimum: 0, maximum: 3600 },
     default: 30,

@@ -23,6 +23,8 @@ export interface Config {
   connectorsApiUrl: string;
   /** Requests made on a tenant's behalf (platform/outbound/). */
   outbound: { allowPrivateNetworks: boolean; maxResponseBytes: number };
+  /** Outbound events to tenants' endpoints: retries (docs/outbound-events.md) and one request's time. */
+  events: { horizonMs: number; maxIntervalMs: number; requestTimeoutMs: number };
   embeddings: EmbeddingsConfig;
   /**
    * The local model's folder when EMBEDDINGS_MODEL_DIR sets it (else where the set-up puts it): the
@@ -226,6 +228,11 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     outbound: {
       allowPrivateNetworks: values.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true',
       maxResponseBytes: Number(values.OUTBOUND_MAX_RESPONSE_BYTES),
+    },
+    events: {
+      horizonMs: Number(values.EVENT_DELIVERY_HORIZON_SECONDS) * 1000,
+      maxIntervalMs: Number(values.EVENT_DELIVERY_MAX_INTERVAL_SECONDS) * 1000,
+      requestTimeoutMs: Number(values.EVENT_DELIVERY_TIMEOUT_SECONDS) * 1000,
     },
     embeddings: embeddingsConfig(values),
     ...(values.EMBEDDINGS_MODEL_DIR === undefined ? {} : { localModelDir: String(values.EMBEDDINGS_MODEL_DIR) }),

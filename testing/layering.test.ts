@@ -14,7 +14,17 @@ import ts from 'typescript';
  * - `connector-sdk/` imports nothing from the repository: it is a package of its own.
  */
 
-const libraries = ['knowledge', 'answering', 'conversations', 'messaging', 'articles', 'tenancy', 'connectors', 'platform'];
+const libraries = [
+  'knowledge',
+  'answering',
+  'conversations',
+  'messaging',
+  'articles',
+  'tenancy',
+  'connectors',
+  'outbound-events',
+  'platform',
+];
 const tools = ['testing', 'bench', 'eval', 'fuzz', 'faults', 'cli', 'deploy'];
 
 interface Import {

@@ -13,6 +13,7 @@ import { createGraphClient } from '#messaging/graph-client.js';
 import { createOutboundHttp, everyNetwork } from '#platform/outbound/outbound-http.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createConnectorActivityDeps } from './connector-deps.js';
+import { createOutboundEvents } from './outbound-events.js';
 import type { Config } from '#platform/config.js';
 import type { Logger } from '#platform/logger.js';
 import { closeRedisClient, connectInBackground, createRedisClient } from '#platform/redis.js';
@@ -94,6 +95,7 @@ export async function wireWorker(
     httpsOnly: config.env === 'production',
     maxResponseBytes: config.outbound.maxResponseBytes,
   });
+  const outboundEvents = createOutboundEvents({ redis, secretBox, temporal, config, http: outbound });
   const activities = createActivities({
     jobs,
     sources,
@@ -136,6 +138,8 @@ export async function wireWorker(
       maxPagesPerRun: config.connectors.maxPagesPerRun,
       runs: metrics.connectors,
     }),
+    outboundEvents: outboundEvents.emitter,
+    eventDelivery: outboundEvents.delivery,
   });
 
   const workflowBundle = await bundleWorkflows({ tracing: tracing !== undefined });

@@ -55,3 +55,13 @@ export function connectorScheduleId(tenantId: string, connectorId: string): stri
 export function shopProductWorkflowId(tenantId: string, connectorId: string, productId: string, deliveryId: string): string {
   return `connector/${tenantId}/${connectorId}/product/${productId}/${deliveryId}`;
 }
+
+/** One delivery sequencer per event endpoint: every event for it goes through it, in order. */
+export function eventEndpointWorkflowId(tenantId: string, endpointId: string): string {
+  return `event-endpoint/${tenantId}/${endpointId}`;
+}
+
+/** One delivery workflow per endpoint and event: an event emitted twice finds it and starts nothing. */
+export function eventDeliveryWorkflowId(tenantId: string, endpointId: string, eventId: string): string {
+  return `${eventEndpointWorkflowId(tenantId, endpointId)}/${eventId}`;
+}

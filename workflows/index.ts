@@ -9,3 +9,5 @@ export { conversationWorkflow } from './conversation/workflow.js';
 export { shopSyncWorkflow } from './connectors/shop-sync.js';
 export { shopProductWorkflow } from './connectors/shop-product.js';
 export { cmsSyncWorkflow } from './connectors/cms-sync.js';
+export { deliverEventsWorkflow } from './events/deliver-events.js';
+export { deliverEventWorkflow } from './events/deliver-event.js';

@@ -4,6 +4,7 @@ import type { CmsConnector, Connector, ConnectorRecords, ConnectorSecrets, ShopC
 import type { ShopApi } from '#connectors/shop/shop-api.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import { ConnectorGoneError } from './failures.js';
+import type { EventEmitter } from '#outbound-events/emitter.js';
 
 /** What the connectors' activities reach the world through: the sources' APIs and our own public API. */
 export interface ConnectorActivityDeps {
@@ -15,6 +16,8 @@ export interface ConnectorActivityDeps {
   cmsApi(connector: CmsConnector, applicationPassword: string | undefined): CmsApi;
   /** Pages one sync run may read (CONNECTOR_MAX_PAGES_PER_RUN). */
   maxPagesPerRun: number;
+  /** Tells the tenant's event endpoints of a failed sync (`connector.sync_failed`). */
+  outboundEvents?: Pick<EventEmitter, 'emit'>;
   /** Tells Temporal the activity made progress (a heartbeat): a page read, a batch sent. */
   progress(): void;
 }

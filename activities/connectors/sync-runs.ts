@@ -4,6 +4,7 @@ import type { SyncState, SyncSummary } from '#connectors/sync-state.js';
 import type { SyncOutcome } from '#workflows/connectors/types.js';
 import type { ConnectorActivityDeps } from './deps.js';
 import { EmptySourceError } from './failures.js';
+import { connectorSyncFailed } from '#outbound-events/facts.js';
 
 /**
  * Ends a full sync: asks the ingestion API to delete the items of the connector's origin that the run
@@ -33,7 +34,11 @@ export async function finishFullRun(options: {
   return outcomeOf(await state.finishRun(connector.id, runId, { deleted: cleanup.deleted, keep }));
 }
 
-export function createSyncRunActivities({ syncState }: Pick<ConnectorActivityDeps, 'syncState'>) {
+export function createSyncRunActivities({
+  syncState,
+  connectors,
+  outboundEvents,
+}: Pick<ConnectorActivityDeps, 'syncState' | 'connectors' | 'outboundEvents'>) {
   return {
     /** Records why a run ended early; its partial list of ids is dropped, so nothing was cleaned up. */
     async failConnectorSync({
@@ -46,6 +51,15 @@ export function createSyncRunActivities({ syncState }: Pick<ConnectorActivityDep
       message: string;
     }): Promise<void> {
       await syncState.failRun(connectorId, runId, message);
+      // The tenant's event endpoints hear of it (`connector.sync_failed`); a connector removed has no one to tell.
+      const connector = outboundEvents ? await connectors.get(connectorId) : undefined;
+      if (connector) {
+        const { kind, name, knowledgeBaseId } = connector;
+        await outboundEvents!.emit(
+          connector.tenantId,
+          connectorSyncFailed({ connectorId, kind, name, knowledgeBaseId, runId, error: message }),
+        );
+      }
     },
   };
 }

@@ -18,6 +18,8 @@ import type {
 import { agentMessage, aiAnswerMessage, aiNoticeMessage, systemMessage, visitorMessage } from '#conversations/messages.js';
 import { createTokenStream } from './token-stream.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
+import type { EventEmitter } from '#outbound-events/emitter.js';
+import { conversationStatusChanged, messageCreated } from '#outbound-events/facts.js';
 
 export interface ConversationActivityDeps {
   records: Pick<ConversationRecords, 'setStatus'>;
@@ -29,6 +31,8 @@ export interface ConversationActivityDeps {
    * refuses it past the budget); a messaging customer cannot be refused, so theirs are counted here.
    */
   answerBudget: Pick<AnswerBudget, 'spend'>;
+  /** The tenant's event endpoints hear of each message recorded and each handoff, assignment and closing. */
+  outboundEvents?: Pick<EventEmitter, 'emit'>;
   metrics?: ConversationMetrics;
   now?: () => Date;
 }
@@ -63,6 +67,7 @@ export function createConversationActivities({
   events,
   answerQuestion,
   answerBudget,
+  outboundEvents,
   metrics = uncounted,
   now = () => new Date(),
 }: ConversationActivityDeps) {
@@ -71,6 +76,7 @@ export function createConversationActivities({
   async function record(ref: ConversationRef, message: ChatMessage): Promise<void> {
     await transcript.append(ref.conversationId, message);
     await publish(ref, { type: 'message', message });
+    await outboundEvents?.emit(ref.tenantId, messageCreated(ref, message));
   }
 
   return {
@@ -163,6 +169,13 @@ export function createConversationActivities({
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));
       }
       await publish(ref, { type: 'status', status: input.status, agentName: input.agent?.name ?? null });
+      const event = conversationStatusChanged(ref, {
+        status: input.status,
+        effectId: input.effectId,
+        agent: input.agent,
+        reminder: input.notice === 'stillWaitingForAgent',
+      });
+      if (event) await outboundEvents?.emit(ref.tenantId, event);
       // Counted once the attempt has done everything (a retried one counts once); a reminder to a
       // customer still waiting is no new handoff.
       if (input.status === 'waiting_for_agent' && input.notice !== 'stillWaitingForAgent') metrics.handedOff(ref.channel);

@@ -6,9 +6,13 @@ import { withHeartbeats } from '../heartbeats.js';
 import { normalizeText, normalizeTitle } from '#knowledge/text/normalize.js';
 import { ItemRejectedError, nonRetryable, permanentFailure } from './failures.js';
 import { createSourceWriter, type SourceWriterDeps } from './source-writer.js';
+import type { EventEmitter } from '#outbound-events/emitter.js';
+import { ingestionFailed } from '#outbound-events/facts.js';
 
 export interface IngestionDeps extends Omit<SourceWriterDeps, 'now'> {
   jobs: JobStore;
+  /** Tells the tenant's event endpoints of a version that failed for good (`ingestion.failed`). */
+  outboundEvents?: Pick<EventEmitter, 'emit'>;
   now?: () => Date;
 }
 
@@ -25,7 +29,7 @@ export interface DeleteSourceInput {
   sourceOrigin: string;
 }
 
-export function createIngestionActivities({ jobs, now = () => new Date(), ...deps }: IngestionDeps) {
+export function createIngestionActivities({ jobs, outboundEvents, now = () => new Date(), ...deps }: IngestionDeps) {
   const { sources, chunkIndex, embedder } = deps;
   const writer = createSourceWriter({ ...deps, now });
 
@@ -52,6 +56,7 @@ export function createIngestionActivities({ jobs, now = () => new Date(), ...dep
       const failure = permanentFailure(error);
       if (!failure) throw error;
       await jobs.set(identity.tenantId, jobId, { status: 'failed', knowledgeBaseId, error: failure }, jobGeneration);
+      await announceFailure(identity, knowledgeBaseId, generation, failure);
       throw nonRetryable(failure, error);
     }
   }
@@ -137,6 +142,22 @@ export function createIngestionActivities({ jobs, now = () => new Date(), ...dep
       jobIdOf(input.identity),
       { status: 'failed', knowledgeBaseId: input.knowledgeBaseId, error: input.error },
       input.jobGeneration,
+    );
+    await announceFailure(input.identity, input.knowledgeBaseId, `timeout-${input.jobGeneration ?? 0}`, input.error);
+  }
+
+  /** `ingestion.failed`, once the job records it; `version` names the failed version (the same on a retry). */
+  async function announceFailure(
+    identity: ItemIdentity,
+    knowledgeBaseId: string,
+    version: string,
+    error: { code: string; message: string },
+  ): Promise<void> {
+    if (!outboundEvents) return;
+    const { tenantId, integrationId, externalId } = identity;
+    await outboundEvents.emit(
+      tenantId,
+      ingestionFailed({ jobId: jobIdOf(identity), integrationId, externalId, knowledgeBaseId, version, error }),
     );
   }
 

@@ -21,7 +21,10 @@ const securitySchemes = {
 };
 
 /** The OpenAPI 3.1 document of exactly the routes that are registered. */
-export function buildOpenApiDocument(operations: Operation[], info: { version: string; serverUrl: string }) {
+export function buildOpenApiDocument(
+  operations: Operation[],
+  info: { version: string; serverUrl: string; webhooks?: Record<string, object> },
+) {
   const paths: Record<string, Record<string, object>> = {};
   for (const operation of operations) {
     (paths[operation.path] ??= {})[operation.method] = describe(operation);
@@ -37,6 +40,8 @@ export function buildOpenApiDocument(operations: Operation[], info: { version: s
     },
     servers: [{ url: info.serverUrl }],
     paths,
+    // What the service sends to tenants' endpoints (OpenAPI 3.1): the outbound events.
+    ...(info.webhooks ? { webhooks: info.webhooks } : {}),
     components: { securitySchemes, schemas: { Error: errorBody } },
   };
 }

@@ -3,9 +3,9 @@ import type { ResealReport } from '#platform/sealed-fields.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { resealResponse } from '../schemas/admin.js';
 
-/** A store of records with sealed secrets: the messaging connections, the connectors. */
+/** A store of records with sealed secrets: the messaging connections, the connectors, the event endpoints. */
 export interface SealedStore {
-  kind: 'messaging-connection' | 'connector' | 'operator-identity';
+  kind: 'messaging-connection' | 'connector' | 'operator-identity' | 'event-endpoint';
   resealAll(): Promise<ResealReport>;
 }
 

@@ -148,7 +148,7 @@ export const resealResponse = objectOf({
     type: 'array',
     description: 'Records that could not be opened: put their key back in `SECRETS_PREVIOUS_KEYS` before retiring it',
     items: objectOf({
-      kind: { enum: ['messaging-connection', 'connector', 'operator-identity'] },
+      kind: { enum: ['messaging-connection', 'connector', 'operator-identity', 'event-endpoint'] },
       id: uuid,
       reason: { enum: ['unknown_key', 'tampered', 'malformed'] },
     }),

@@ -241,3 +241,42 @@ async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
+
+test('post sends the body once, and answers a redirect as it is without following it', async (t) => {
+  const bodies: string[] = [];
+  const inside = await serve(t, (_request, response) => response.end('inside'), { host: '127.0.0.2' });
+  const server = await serve(t, (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      bodies.push(Buffer.concat(chunks).toString('utf8'));
+      if (request.url === '/moved') response.writeHead(307, { location: `${inside.url}/` }).end();
+      else response.writeHead(204).end();
+    });
+  });
+  const http = outbound(t, { allowedNetworks: ['127.0.0.1/32'] });
+  const delivered = await http.post(`${server.url}/hook`, { headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+  t.is(delivered.status, 204);
+  const moved = await http.post(`${server.url}/moved`, { headers: {}, body: '{"b":2}' });
+  t.is(moved.status, 307, 'the redirect is the answer');
+  t.deepEqual(bodies, ['{"a":1}', '{"b":2}']);
+  t.is(inside.requests.length, 0, 'the address inside was never reached');
+});
+
+test('post refuses an internal address, by literal or by name, and plain http when https only', async (t) => {
+  const inside = await serve(t, (_request, response) => response.end('inside'), { host: '127.0.0.2' });
+  const { resolve } = resolver({ 'hooks.example': [['127.0.0.2']] });
+  const http = outbound(t, { allowedNetworks: ['127.0.0.1/32'], resolve });
+  const literal = await t.throwsAsync(http.post(`${inside.url}/`, { headers: {}, body: '{}' }), { instanceOf: OutboundError });
+  t.is(literal.code, 'refused_address');
+  const named = await t.throwsAsync(http.post(`http://hooks.example:${inside.port}/`, { headers: {}, body: '{}' }), {
+    instanceOf: OutboundError,
+  });
+  t.is(named.code, 'refused_address');
+  t.is(inside.requests.length, 0);
+  const httpsOnly = outbound(t, { allowedNetworks: ['127.0.0.1/32'], httpsOnly: true });
+  const scheme = await t.throwsAsync(httpsOnly.post('http://hooks.example/', { headers: {}, body: '{}' }), {
+    instanceOf: OutboundError,
+  });
+  t.is(scheme.code, 'refused_scheme');
+});

@@ -30,7 +30,14 @@ export interface OutboundPolicy {
 /** The transport underneath: undici's fetch with the guarded dispatcher, or a stand-in in unit tests. */
 export type Transport = (
   url: string,
-  init: { method: 'GET'; headers: Record<string, string>; signal?: AbortSignal; redirect: 'manual'; dispatcher?: Dispatcher },
+  init: {
+    method: 'GET' | 'POST';
+    headers: Record<string, string>;
+    body?: string;
+    signal?: AbortSignal;
+    redirect: 'manual';
+    dispatcher?: Dispatcher;
+  },
 ) => Promise<StreamedResponse & { status: number }>;
 
 export interface OutboundHttpOptions extends OutboundPolicy {
@@ -71,11 +78,20 @@ export interface OutboundFiles {
   ): Promise<OutboundFile>;
 }
 
+/** Signed deliveries to tenants' endpoints (outbound events) leave this way. */
+export interface OutboundPost {
+  /**
+   * POSTs `body` to `url` once: a redirect is not followed but answered as it is (a signed delivery
+   * goes where it was registered, or nowhere). The same address, scheme and size rules as `get`.
+   */
+  post(url: string, init: { headers: Record<string, string>; body: string; signal?: AbortSignal }): Promise<OutboundAnswer>;
+}
+
 const redirectStatuses: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** Headers that may follow a redirect to another origin; credentials (Authorization, tokens) never do. */
 const portableHeaders: ReadonlySet<string> = new Set(['accept', 'accept-language', 'user-agent']);
 
-export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp & OutboundFiles {
+export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp & OutboundFiles & OutboundPost {
   const { allowedNetworks, httpsOnly, maxResponseBytes, maxRedirects = 5 } = options;
   const agent = options.transport
     ? undefined
@@ -141,6 +157,28 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp &
     }
   }
 
+  async function post(
+    address: string,
+    init: { headers: Record<string, string>; body: string; signal?: AbortSignal },
+  ): Promise<OutboundAnswer> {
+    const url = new URL(address);
+    const host = url.hostname;
+    checkHop(url, host, false);
+    try {
+      const response = await transport(url.href, {
+        method: 'POST',
+        headers: init.headers,
+        body: init.body,
+        redirect: 'manual',
+        ...(init.signal ? { signal: init.signal } : {}),
+      });
+      const text = await readCappedText(response, maxResponseBytes, host);
+      return { status: response.status, statusText: reasonPhrase(response.status), headers: response.headers, text };
+    } catch (error) {
+      throw outboundError(error, host, false);
+    }
+  }
+
   function checkHop(url: URL, host: string, redirected: boolean): void {
     const via = redirected ? `${host} redirected to` : `${host}:`;
     if (url.protocol !== 'https:' && (httpsOnly || url.protocol !== 'http:')) {
@@ -159,6 +197,7 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp &
   return {
     get,
     getBytes,
+    post,
     async close() {
       await agent?.close();
     },

@@ -1,0 +1,106 @@
+import { eventIdOf, type NewEvent } from './event-types.js';
+
+/*
+ * Each event's payload (`data`) and id, built from the fact that became durable. The ids derive from
+ * what names the fact, so an activity retried emits the same event. docs/outbound-events.md and the
+ * OpenAPI `webhooks` (api/schemas/event-endpoints.ts) describe these shapes.
+ */
+
+interface ConversationFact {
+  conversationId: string;
+  operatorId: string;
+  knowledgeBaseId: string;
+  channel: string;
+}
+
+const conversationOf = ({ conversationId, operatorId, knowledgeBaseId, channel }: ConversationFact) => ({
+  conversationId,
+  operatorId,
+  knowledgeBaseId,
+  channel,
+});
+
+export function conversationCreated(ref: ConversationFact): NewEvent {
+  return { id: eventIdOf('conversation.created', ref.conversationId), type: 'conversation.created', data: conversationOf(ref) };
+}
+
+/**
+ * A change of status recorded by the conversation workflow (its effect number names it): handed off
+ * (now waiting for an agent), an agent assigned, or closed. Other changes are no event.
+ */
+export function conversationStatusChanged(
+  ref: ConversationFact,
+  change: { status: string; effectId: number; agent: { agentId: string; name: string } | null; reminder: boolean },
+): NewEvent | undefined {
+  const type =
+    change.status === 'waiting_for_agent' && !change.reminder
+      ? 'conversation.handed_off'
+      : change.status === 'agent'
+        ? 'conversation.agent_assigned'
+        : change.status === 'closed'
+          ? 'conversation.closed'
+          : undefined;
+  if (!type) return undefined;
+  return {
+    id: eventIdOf(type, ref.conversationId, String(change.effectId)),
+    type,
+    data: {
+      ...conversationOf(ref),
+      status: change.status,
+      agent: change.agent ? { id: change.agent.agentId, name: change.agent.name } : null,
+    },
+  };
+}
+
+export function messageCreated(
+  ref: ConversationFact,
+  message: { id: string; author: string; text: string; createdAt: string; replyTo?: string },
+): NewEvent {
+  return {
+    id: eventIdOf('message.created', ref.conversationId, message.id),
+    type: 'message.created',
+    data: {
+      ...conversationOf(ref),
+      message: {
+        id: message.id,
+        author: message.author,
+        text: message.text,
+        createdAt: message.createdAt,
+        replyTo: message.replyTo ?? null,
+      },
+    },
+  };
+}
+
+export function ingestionFailed(fact: {
+  jobId: string;
+  integrationId: string;
+  externalId: string;
+  knowledgeBaseId: string;
+  /** The version that failed: its job generation (each accepted version has its own). */
+  version: string;
+  error: { code: string; message: string };
+}): NewEvent {
+  const { jobId, integrationId, externalId, knowledgeBaseId, error } = fact;
+  return {
+    id: eventIdOf('ingestion.failed', jobId, fact.version),
+    type: 'ingestion.failed',
+    data: { jobId, integrationId, externalId, knowledgeBaseId, error },
+  };
+}
+
+export function connectorSyncFailed(fact: {
+  connectorId: string;
+  kind: string;
+  name: string;
+  knowledgeBaseId: string;
+  runId: string;
+  error: string;
+}): NewEvent {
+  const { connectorId, kind, name, knowledgeBaseId, runId, error } = fact;
+  return {
+    id: eventIdOf('connector.sync_failed', connectorId, runId),
+    type: 'connector.sync_failed',
+    data: { connectorId, kind, name, knowledgeBaseId, runId, error },
+  };
+}

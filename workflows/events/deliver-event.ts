@@ -1,0 +1,38 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '#activities/index.js';
+import { retryWait } from './retry-wait.js';
+import type { DeliverEventInput, DeliveryOutcome } from './types.js';
+
+// One attempt: the request has its own timeout inside; Redis or the secret box away is retried here.
+const { attemptEventDelivery, giveUpEventDelivery } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/**
+ * Delivers one event to one endpoint: attempts until one is answered 2xx, waiting 1 s, then twice
+ * as long each time up to the cap, each wait lengthened by up to a fifth at random (so that
+ * endpoints recovering together are not all called at once). When the next wait would end past the
+ * horizon (24 hours by default) from the first attempt, the event is recorded as given up with its
+ * last error and the endpoint disabled.
+ */
+export async function deliverEventWorkflow(input: DeliverEventInput): Promise<DeliveryOutcome> {
+  const { settings } = input;
+  const startedAt = Date.now();
+  let lastError = '';
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await attemptEventDelivery({ ...delivery(input), attempt });
+    if (result.outcome !== 'failed') return result.outcome;
+    lastError = result.error ?? 'failed';
+    const wait = retryWait(attempt, settings);
+    if (Date.now() + wait - startedAt > settings.horizonMs) {
+      await giveUpEventDelivery({ ...delivery(input), attempt, lastError });
+      return 'gave_up';
+    }
+    await sleep(wait);
+  }
+}
+
+function delivery({ tenantId, endpointId, event }: DeliverEventInput) {
+  return { tenantId, endpointId, event };
+}
