@@ -107,7 +107,11 @@ test.serial('a re-index embeds every source again in the new space, beside an in
   // item, one before and one after it (as the re-index sends them), so their workflows find both waiting.
   const temporal = createTemporalClient(after.api.config.temporal);
   t.teardown(() => temporal.close());
-  const noJobs = { accept: async () => ({ generation: 1, previous: {} }), restore: async () => undefined, queued: () => undefined };
+  const noJobs = {
+    accept: async () => ({ generation: 1, previous: {} }),
+    restore: async () => undefined,
+    queued: () => undefined,
+  };
   const ingestion = createIngestionClient(temporal.client, after.api.config.temporal.taskQueue, noJobs);
   const reembed = (externalId: string) =>
     ingestion.reembed(
