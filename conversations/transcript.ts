@@ -35,6 +35,12 @@ export function createTranscript(redis: RedisClient, prefix: string) {
       return json === undefined ? undefined : (JSON.parse(json) as ChatMessage);
     },
 
+    /** The first message by `author` among the transcript's first `within` entries, or undefined. */
+    async firstBy(conversationId: string, author: ChatMessage['author'], within = 10): Promise<ChatMessage | undefined> {
+      const raw = await redis.lRange(keys.transcript(conversationId), 0, within - 1);
+      return raw.map((json) => JSON.parse(json) as ChatMessage).find((message) => message.author === author);
+    },
+
     /**
      * The messages from `position` (an index into the list, 0 the first) to the end, each with its
      * position, for a reader that keeps its place (the messaging channel's delivery cursor) and so

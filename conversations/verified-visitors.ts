@@ -12,6 +12,8 @@ import type { VerifiedVisitor } from './visitor-identity.js';
 export const identitySessionSeconds = 12 * 3600;
 /** The most earlier conversations listed, newest first. */
 export const earlierConversationsListed = 20;
+/** The most characters of a conversation's title (the visitor's first message). */
+export const conversationTitleChars = 120;
 
 /** A verified visitor of one operator, as a session token vouches for them. */
 export interface IdentitySession extends VerifiedVisitor {
@@ -24,6 +26,8 @@ export interface EarlierConversation {
   status: ConversationRecord['status'];
   createdAt: string;
   updatedAt: string;
+  /** The visitor's first message, at most `conversationTitleChars` of it; null before they wrote one. */
+  title: string | null;
   /** The newest message of its transcript, null when it has none. */
   lastMessage: ChatMessage | null;
 }
@@ -32,7 +36,7 @@ export interface VerifiedVisitorsDeps {
   redis: Pick<RedisClient, 'set' | 'get' | 'zRange'>;
   prefix: string;
   records: Pick<ConversationRecords, 'get'>;
-  transcript: Pick<Transcript, 'last'>;
+  transcript: Pick<Transcript, 'last' | 'firstBy'>;
 }
 
 /**
@@ -76,11 +80,13 @@ export function createVerifiedVisitors({ redis, prefix, records, transcript }: V
       for (const id of ids) {
         const record = await records.get(id);
         if (!record || !belongsToSession(record, session)) continue;
+        const first = await transcript.firstBy(id, 'visitor');
         listed.push({
           conversationId: id,
           status: record.status,
           createdAt: record.createdAt,
           updatedAt: record.updatedAt,
+          title: first ? first.text.slice(0, conversationTitleChars) : null,
           lastMessage: (await transcript.last(id)) ?? null,
         });
       }

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { IdentityTokenError } from '#conversations/identity-token.js';
-import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
+import type { IdentitySession, VerifiedVisitors } from '#conversations/verified-visitors.js';
 import type { VerifiedVisitor, VisitorIdentity } from '#conversations/visitor-identity.js';
 import type { OperatorIdentities } from '#tenancy/operator-identity.js';
 import { identityInvalid, identityRequired } from '../errors.js';
@@ -27,6 +27,16 @@ export function visitorIdentityChecks({ visitorIdentity, verifiedVisitors, ident
     }
   }
 
+  /** The verified visitor session `x-visitor-token` names for this operator, or 401 `identity_invalid` (`session_invalid`). */
+  async function sessionOf(ctx: Pick<Context, 'get'> & { state: ChatState }): Promise<IdentitySession> {
+    const { operator } = ctx.state;
+    const token = ctx.get('x-visitor-token');
+    const session = token ? await verifiedVisitors.sessionOf(token) : undefined;
+    if (!session || session.operatorId !== operator.id || session.tenantId !== operator.tenantId)
+      throw identityInvalid('session_invalid', 'This visitor session is not valid (any more): sign a fresh identity token.');
+    return session;
+  }
+
   /**
    * Who starts a conversation: the visitor of the identity token, or of the verified session that
    * `x-visitor-token` names (`POST /chat/identity`); undefined for an unverified visitor, refused
@@ -38,12 +48,8 @@ export function visitorIdentityChecks({ visitorIdentity, verifiedVisitors, ident
   ): Promise<VerifiedVisitor | undefined> {
     const { operator } = ctx.state;
     if (token) return verifiedBy(operator, token);
-    const sessionToken = ctx.get('x-visitor-token');
-    if (sessionToken) {
-      const session = await verifiedVisitors.sessionOf(sessionToken);
-      if (!session || session.operatorId !== operator.id || session.tenantId !== operator.tenantId)
-        throw identityInvalid('session_invalid', 'This visitor session is not valid (any more): sign a fresh identity token.');
-      const { userId, name, email } = session;
+    if (ctx.get('x-visitor-token')) {
+      const { userId, name, email } = await sessionOf(ctx);
       return { userId, ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) };
     }
     if (await identities.isRequired(operator)) throw identityRequired();
@@ -56,5 +62,5 @@ export function visitorIdentityChecks({ visitorIdentity, verifiedVisitors, ident
     await next();
   };
 
-  return { verifiedBy, startingVisitor, verifiedWhenRequired };
+  return { verifiedBy, sessionOf, startingVisitor, verifiedWhenRequired };
 }

@@ -24,6 +24,7 @@ import {
   eventStreamSchema,
   handoffResponse,
   historyResponse,
+  identityConversationsResponse,
   identityRequest,
   identityResponse,
   sendMessageRequest,
@@ -76,7 +77,7 @@ export function createChatRouter({
   streamCaps,
 }: ChatRouterDeps) {
   const { verifiedVisitors } = identity;
-  const { verifiedBy, startingVisitor, verifiedWhenRequired } = visitorIdentityChecks(identity);
+  const { verifiedBy, sessionOf, startingVisitor, verifiedWhenRequired } = visitorIdentityChecks(identity);
   const router = new DocumentedRouter<ChatState>({ tags: ['Chat'], security: 'operatorKey', errors: [401, 403, 429, 503] });
   router.use(requireOperator(tenancy));
   // The operator's budget, shared by all its visitors, is spent last: a request refused by its own
@@ -110,7 +111,7 @@ export function createChatRouter({
     {
       summary: "The widget's configuration",
       description:
-        'The operator name, greeting and the fixed AI notice, in the widget locale when given (else the operator locale).',
+        'The operator name, greeting and the fixed AI notice, in the widget locale when given (else the operator locale), and whether the operator requires verified visitors (`identityRequired`).',
       query: configQuery,
       responses: { 200: { description: 'The configuration', schema: widgetConfigResponse } },
     },
@@ -125,6 +126,7 @@ export function createChatRouter({
         greeting: strings.greeting(operator.name),
         locale,
         aiNotice: strings.aiNotice,
+        identityRequired: await identity.identities.isRequired(operator),
       };
     },
   );
@@ -196,6 +198,26 @@ export function createChatRouter({
           tenantId: operator.tenantId,
         }),
       };
+    },
+  );
+
+  router.get(
+    '/chat/identity/conversations',
+    {
+      summary: "A verified visitor's conversations, again",
+      description:
+        "The list of `POST /chat/identity` again, for the verified session sent as x-visitor-token (no identity token spent): the visitor's conversations with this operator, newest first. " +
+        "A session unknown, expired, or another operator's: 401 `identity_invalid` (`session_invalid`).",
+      headers: [
+        { name: 'x-visitor-token', required: true, description: 'The verified visitor session of `POST /chat/identity`.' },
+      ],
+      responses: { 200: { description: 'The conversations', schema: identityConversationsResponse } },
+    },
+    rateLimits.perAddress,
+    perOperator,
+    async (ctx) => {
+      const session = await sessionOf(ctx);
+      ctx.body = { userId: session.userId, conversations: await verifiedVisitors.conversationsOf(session) };
     },
   );
 

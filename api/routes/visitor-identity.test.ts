@@ -12,7 +12,7 @@ import { eventually } from '#testing/eventually.js';
 import { hmacIdentityToken, jwtIdentityToken, unixNow } from '#testing/identity.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import { assertMatchesSchema } from '#testing/schema.js';
-import { identityResponse } from '../schemas/chat.js';
+import { identityConversationsResponse, identityResponse, widgetConfigResponse } from '../schemas/chat.js';
 import { errorBody } from '../schemas/common.js';
 import { identitySecretResponse, operatorIdentityResponse } from '../schemas/operator-identity.js';
 
@@ -227,12 +227,20 @@ test('an operator that requires verification refuses unverified visitors, new an
   const required = await stack.api.request('PATCH', path, { headers: admin.headers, body: { required: true } });
   t.like(required.body, { required: true, hasSecret: true });
 
+  const config = async (operatorKey: string) =>
+    (await stack.api.request('GET', '/chat/config', { headers: { 'x-operator-key': operatorKey } })).body;
+  const told = await config(key);
+  assertMatchesSchema(t, widgetConfigResponse, told);
+  t.true(told.identityRequired, '/chat/config tells the widget before it tries to start');
+  const { operators: others } = await tenantWith('Open');
+  t.false((await config(others[0]!.operatorKey)).identityRequired, "another tenant's operator does not require it");
   refusedAs(t, await start(key, { contact: { name: 'Anonymous' } }), 403, 'identity_required');
   refusedAs(t, await operator!.chat.history(earlier), 403, 'identity_required');
   t.is((await operator!.chat.history(verifiedBefore)).status, 200);
   t.is((await start(key, { identityToken: jwtIdentityToken(secret, { sub: 'user-2' }) })).status, 201);
 
   await stack.api.request('PATCH', path, { headers: admin.headers, body: { required: false } });
+  t.false((await config(key)).identityRequired);
   t.is((await start(key, {})).status, 201);
   t.is((await operator!.chat.history(earlier)).status, 200);
 });
@@ -314,5 +322,115 @@ test('a verified visitor sees and continues their earlier conversations from ano
     await stack.api.request('GET', `/chat/conversations/${older.conversationId}/messages`, { headers: strangerSession }),
     403,
     'forbidden',
+  );
+});
+
+test("a verified session lists the visitor's conversations again (titled), reads a closed one's transcript, and only its own", async (t) => {
+  const { admin, agent, operators } = await tenantWith('First', 'Second');
+  const [first, second] = operators;
+  const secret = await rotate(admin, first!.id);
+  const secondSecret = await rotate(admin, second!.id);
+  const key = first!.operatorKey as string;
+
+  const closed = await first!.chat.start({ identityToken: hmacIdentityToken(secret, 'user-9') });
+  await first!.chat.ask(closed, 'How many days do I have to return an item?');
+  const closing = await stack.api.request('POST', `/agent/conversations/${closed.conversationId}/close`, {
+    headers: agent.headers,
+  });
+  t.true(closing.status < 300, JSON.stringify(closing.body));
+  const someoneElse = await first!.chat.start({ identityToken: hmacIdentityToken(secret, 'user-10') });
+  await first!.chat.ask(someoneElse, 'Where is my parcel?');
+  const elsewhere = await second!.chat.start({ identityToken: hmacIdentityToken(secondSecret, 'user-9') });
+
+  const phone = await identify(key, hmacIdentityToken(secret, 'user-9'));
+  const session = { 'x-operator-key': key, 'x-visitor-token': phone.body.visitorToken };
+  const fresh = await start(key, {}, { 'x-visitor-token': phone.body.visitorToken });
+  t.is(fresh.status, 201);
+
+  // The session lists them again, the one it just started too, with no identity token spent.
+  const listed = await eventually(
+    () => stack.api.request('GET', '/chat/identity/conversations', { headers: session }),
+    (response) => response.body.conversations?.[1]?.status === 'closed',
+  );
+  t.is(listed.status, 200);
+  assertMatchesSchema(t, identityConversationsResponse, listed.body);
+  t.is(listed.body.userId, 'user-9');
+  t.deepEqual(
+    listed.body.conversations.map((c: any) => [c.conversationId, c.status, c.title]),
+    [
+      [fresh.body.conversationId, 'ai', null],
+      [closed.conversationId, 'closed', 'How many days do I have to return an item?'],
+    ],
+  );
+
+  // A closed conversation's transcript reads through the session; it takes no more messages.
+  const transcript = await stack.api.request('GET', `/chat/conversations/${closed.conversationId}/messages`, {
+    headers: session,
+  });
+  t.is(transcript.status, 200);
+  t.is(transcript.body.status, 'closed');
+  t.true(
+    transcript.body.messages.some((m: any) => m.author === 'visitor' && m.text === 'How many days do I have to return an item?'),
+  );
+  const sent = await stack.api.request('POST', `/chat/conversations/${closed.conversationId}/messages`, {
+    headers: session,
+    body: { text: 'Hello again' },
+  });
+  refusedAs(t, sent, 409, 'conversation_closed');
+
+  // Never another user's, operator's or tenant's: not listed, not readable; the session is this operator's only.
+  refusedAs(
+    t,
+    await stack.api.request('GET', `/chat/conversations/${someoneElse.conversationId}/messages`, { headers: session }),
+    403,
+    'forbidden',
+  );
+  refusedAs(
+    t,
+    await stack.api.request('GET', '/chat/identity/conversations', {
+      headers: { 'x-operator-key': second!.operatorKey, 'x-visitor-token': phone.body.visitorToken },
+    }),
+    401,
+    'identity_invalid',
+    'session_invalid',
+  );
+  const secondList = await identify(second!.operatorKey, hmacIdentityToken(secondSecret, 'user-9'));
+  t.deepEqual(
+    secondList.body.conversations.map((c: any) => c.conversationId),
+    [elsewhere.conversationId],
+  );
+  const stranger = await tenantWith('Stranger');
+  const strangerSecret = await rotate(stranger.admin, stranger.operators[0]!.id);
+  const strangerList = await identify(stranger.operators[0]!.operatorKey, hmacIdentityToken(strangerSecret, 'user-9'));
+  const strangerSession = {
+    'x-operator-key': stranger.operators[0]!.operatorKey,
+    'x-visitor-token': strangerList.body.visitorToken,
+  };
+  t.deepEqual(
+    (await stack.api.request('GET', '/chat/identity/conversations', { headers: strangerSession })).body.conversations,
+    [],
+  );
+  refusedAs(
+    t,
+    await stack.api.request('GET', `/chat/conversations/${closed.conversationId}/messages`, { headers: strangerSession }),
+    403,
+    'forbidden',
+  );
+  // A conversation's own visitor token is not a session; neither is nothing.
+  for (const token of [closed.visitorToken, 'kb_vs_' + 'x'.repeat(43)])
+    refusedAs(
+      t,
+      await stack.api.request('GET', '/chat/identity/conversations', {
+        headers: { 'x-operator-key': key, 'x-visitor-token': token },
+      }),
+      401,
+      'identity_invalid',
+      'session_invalid',
+    );
+  refusedAs(
+    t,
+    await stack.api.request('GET', '/chat/identity/conversations', { headers: { 'x-operator-key': key } }),
+    401,
+    'identity_invalid',
   );
 });

@@ -27,6 +27,11 @@ export const widgetConfigResponse = objectOf({
   greeting: { type: 'string' },
   locale: { type: 'string', description: 'The locale the texts are in (`en` or `de`; others fall back to `en`).' },
   aiNotice: { type: 'string', description: 'Shown with every AI answer; fixed, cannot be switched off.' },
+  identityRequired: {
+    type: 'boolean',
+    description:
+      'True while the operator requires verified visitors: a conversation starts only with an identity token (or a verified session); without one, 403 `identity_required`.',
+  },
 });
 
 export const startConversationRequest = objectOf(
@@ -129,6 +134,19 @@ export const sendMessageRequest = objectOf(
 
 export const handoffResponse = objectOf({ status });
 
+const earlierConversations = {
+  type: 'array',
+  description: "The visitor's conversations with this operator, newest first (at most 20).",
+  items: objectOf({
+    conversationId: uuid,
+    status,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    title: nullable({ type: 'string', description: "The visitor's first message (its first 120 characters); null before one." }),
+    lastMessage: nullable(chatMessage),
+  }),
+} as const;
+
 export const identityResponse = objectOf({
   visitorToken: {
     type: 'string',
@@ -137,18 +155,10 @@ export const identityResponse = objectOf({
   },
   expiresInSeconds: { type: 'integer', minimum: 1 },
   userId: { type: 'string' },
-  conversations: {
-    type: 'array',
-    description: "The visitor's conversations with this operator, newest first (at most 20).",
-    items: objectOf({
-      conversationId: uuid,
-      status,
-      createdAt: timestamp,
-      updatedAt: timestamp,
-      lastMessage: nullable(chatMessage),
-    }),
-  },
+  conversations: earlierConversations,
 });
+
+export const identityConversationsResponse = objectOf({ userId: { type: 'string' }, conversations: earlierConversations });
 
 /** The server-sent events of the chat routes, documented as the stream's schema. */
 export const eventStreamSchema = {
