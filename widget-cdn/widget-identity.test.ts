@@ -8,8 +8,9 @@ import { embed, hostPage, pageWithConsole, startWidgetBed, type WidgetBed } from
 /*
  * Verified visitors in Debian's Chromium against the real stack (docs/widget.md, "Visitor identity"):
  * the page passes a token its server signed, the conversation is verified, the same visitor on
- * another device (a fresh browser context) continues it, and an operator requiring verification
- * refuses a visitor without a token with an `error` event and a notice.
+ * another device (a fresh browser context) continues it or lists their conversations (reads a closed
+ * one, starts a new one), and an operator requiring verification (told by `/chat/config`) turns a
+ * visitor without a token away with an `error` event and a notice before anything is started.
  */
 
 let bed: WidgetBed;
@@ -126,18 +127,29 @@ test('a verified visitor chats, then continues the same conversation from anothe
   await phone.close();
 });
 
-test('an operator requiring verification: a visitor without a token gets an identity_required error event and a notice', async (t) => {
+test('an operator requiring verification: a visitor without a token gets an identity_required error event and a notice on opening, and starts nothing', async (t) => {
   const path = `/integrations/operators/${bed.operatorId}/identity`;
   await bed.stack.api.request('PATCH', path, { headers: admin.headers, body: { required: true } });
   try {
     const anonymous = await device(undefined);
+    const starts: string[] = [];
+    anonymous.page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/chat/conversations')) starts.push(request.url());
+    });
+    // Told by /chat/config: the notice and the event come when the window opens, before any message.
     await anonymous.page.evaluate(() => (window as any).widget('open'));
-    await anonymous.page.locator(inWidget('[data-el=input]')).fill('Hello?');
-    await anonymous.page.locator(inWidget('[data-el=input]')).press('Enter');
     await anonymous.page.waitForFunction(() => (window as any).__errors.length > 0, undefined, { timeout: 20_000 });
     const [error] = await anonymous.page.evaluate(() => (window as any).__errors);
     t.is(error.code, 'identity_required');
     t.regex((await anonymous.page.locator(inWidget('[data-el=status]')).textContent()) ?? '', /sign in/i);
+    await anonymous.page.locator(inWidget('[data-el=input]')).fill('Hello?');
+    await anonymous.page.locator(inWidget('[data-el=input]')).press('Enter');
+    await anonymous.page.waitForFunction(() => (window as any).__errors.length > 1, undefined, { timeout: 20_000 });
+    t.deepEqual(
+      (await anonymous.page.evaluate(() => (window as any).__errors)).map((e: { code: string }) => e.code),
+      ['identity_required', 'identity_required'],
+    );
+    t.deepEqual(starts, [], 'no conversation start was tried');
     await anonymous.close();
 
     const signedIn = await device(JSON.stringify(hmacIdentityToken(secret, `customer-${randomUUID()}`)));
@@ -148,4 +160,71 @@ test('an operator requiring verification: a visitor without a token gets an iden
   } finally {
     await bed.stack.api.request('PATCH', path, { headers: admin.headers, body: { required: false } });
   }
+});
+
+test('a verified visitor on another device lists their conversations, reads a closed one, and starts a new one', async (t) => {
+  const userId = `customer-${randomUUID()}`;
+  const laptop = await device(JSON.stringify(hmacIdentityToken(secret, userId)));
+  await laptop.page.evaluate(() => (window as any).widget('open'));
+  await sendAndWaitForAnswer(laptop.page, 'How many days do I have to return an item?');
+  const first = await savedConversation(laptop.page);
+  const closing = await bed.stack.api.request('POST', `/agent/conversations/${first.conversationId}/close`, {
+    headers: agent.headers,
+  });
+  t.true(closing.status < 300, JSON.stringify(closing.body));
+  await laptop.close();
+
+  // The phone: nothing open to continue, so the greeting; the list is a button away.
+  const phone = await device(JSON.stringify(hmacIdentityToken(secret, userId)));
+  const { page } = phone;
+  await page.evaluate(() => (window as any).widget('open'));
+  const toggle = page.locator(inWidget('[data-el=history-toggle]'));
+  await toggle.waitFor({ state: 'visible', timeout: 20_000 });
+  t.is(await toggle.getAttribute('aria-label'), 'Your conversations');
+  await toggle.click();
+  const past = page.locator(inWidget('[data-el=history] button[data-status]'));
+  await past.first().waitFor();
+  t.is(await toggle.getAttribute('aria-expanded'), 'true');
+  t.is(await past.count(), 1);
+  t.is(await past.first().getAttribute('data-status'), 'closed');
+  t.regex((await past.first().textContent()) ?? '', /^How many days do I have to return an item\?.*Ended$/);
+  t.true(await page.locator(inWidget('[data-el=log]')).isHidden(), 'the list takes the place of the log');
+
+  // By keyboard: focus is on "New conversation"; Tab reaches the closed conversation, Enter opens it.
+  const focused = () => page.evaluate(() => document.querySelector('[data-kb-widget]')!.shadowRoot!.activeElement?.textContent);
+  t.is(await focused(), 'New conversation');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.locator(inWidget('[data-el=message][data-author=visitor]')).first().waitFor();
+  t.deepEqual(await texts(page, 'visitor'), ['How many days do I have to return an item?']);
+  t.true((await texts(page, 'ai')).length >= 2, 'the greeting and the answer');
+  t.true(await page.locator(inWidget('[data-el=composer]')).isHidden(), 'a closed conversation is read only');
+  t.regex((await page.locator(inWidget('[data-el=status]')).textContent()) ?? '', /ended/);
+  t.is(await savedConversation(page), null, 'a closed conversation is not continued on this device');
+
+  // "New conversation" under the transcript: the greeting only, the input back, and a new verified conversation.
+  await page.locator(inWidget('[data-el=restart]')).click();
+  t.deepEqual(await texts(page, 'visitor'), []);
+  t.true(await page.locator(inWidget('[data-el=input]')).isVisible());
+  await sendAndWaitForAnswer(page, 'How long does shipping take?');
+  const second = await savedConversation(page);
+  t.not(second.conversationId, first.conversationId);
+  const view = await bed.stack.api.request('GET', `/agent/conversations/${second.conversationId}`, { headers: agent.headers });
+  t.like(view.body.contact, { userId, verified: true });
+
+  // The list again: the new conversation first (open, the one shown), then the closed one.
+  await toggle.click();
+  await past.nth(1).waitFor();
+  t.deepEqual(
+    await past.evaluateAll((buttons) => buttons.map((b) => [b.getAttribute('data-status'), b.getAttribute('aria-current')])),
+    [
+      ['ai', 'true'],
+      ['closed', null],
+    ],
+  );
+  t.regex((await past.first().textContent()) ?? '', /^How long does shipping take\?.*Open$/);
+  await toggle.click();
+  t.true(await page.locator(inWidget('[data-el=log]')).isVisible(), 'the toggle goes back to the conversation');
+  t.deepEqual(await page.evaluate(() => (window as any).__errors), []);
+  await phone.close();
 });

@@ -3,6 +3,7 @@ import type {
   ConversationHistory,
   ConversationKeys,
   ConversationStatus,
+  EarlierConversation,
   StartedConversation,
   VerifiedVisitor,
   WidgetConfig,
@@ -43,6 +44,8 @@ export interface ChatApi {
   /** A verified visitor's session, when given, vouches for them instead of an identity token. */
   start(input: { contact?: Contact; locale: string; identityToken?: string }, session?: string): Promise<StartedConversation>;
   identify(identityToken: string): Promise<VerifiedVisitor>;
+  /** The verified visitor's conversations again, for their session. */
+  conversations(session: string): Promise<{ conversations: EarlierConversation[] }>;
   history(keys: ConversationKeys): Promise<ConversationHistory>;
   send(
     keys: ConversationKeys,
@@ -101,6 +104,7 @@ export function createChatApi({ apiUrl, operatorKey, fetch, signal }: ChatApiOpt
     start: (input, session) =>
       json('/chat/conversations', { method: 'POST', body: input, headers: session ? { 'x-visitor-token': session } : {} }),
     identify: (identityToken) => json('/chat/identity', { method: 'POST', body: { identityToken } }),
+    conversations: (session) => json('/chat/identity/conversations', { headers: { 'x-visitor-token': session } }),
     history: (keys) => json(conversation(keys, '/messages'), { keys }),
     async send(keys, message, onEvent) {
       await readServerEvents(await call(conversation(keys, '/messages'), { method: 'POST', body: message, keys }), onEvent);

@@ -32,6 +32,8 @@ export interface WidgetConfig {
   greeting: string;
   locale: string;
   aiNotice: string;
+  /** The operator talks to verified visitors only. */
+  identityRequired?: boolean;
 }
 
 export interface Contact {
@@ -57,7 +59,17 @@ export interface StartedConversation extends ConversationKeys {
 export interface VerifiedVisitor {
   visitorToken: string;
   userId: string;
-  conversations: Array<{ conversationId: string; status: ConversationStatus }>;
+  conversations: EarlierConversation[];
+}
+
+/** One of a verified visitor's conversations, as `POST /chat/identity` and `GET /chat/identity/conversations` list them. */
+export interface EarlierConversation {
+  conversationId: string;
+  status: ConversationStatus;
+  updatedAt: string;
+  /** The visitor's first message (the start of it); null before they wrote one. */
+  title: string | null;
+  lastMessage: ChatMessage | null;
 }
 
 export interface ConversationHistory {

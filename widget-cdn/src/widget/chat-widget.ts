@@ -8,6 +8,7 @@ import type { Lifetime } from './lifetime.js';
 import type { OptionChanges, WidgetOptions } from './options.js';
 import { createSavedConversation } from './saved-conversation.js';
 import { resolveLocale, statusText, stringsFor, type Locale, type Notice } from './strings.js';
+import { createHistoryList } from './view/history.js';
 import { createLauncher } from './view/launcher.js';
 import { createMessageLog } from './view/message-log.js';
 import { createPanel } from './view/panel.js';
@@ -64,9 +65,41 @@ export async function startChatWidget(
 
   const { host, root } = createShell(doc, options.panelId);
   const launcher = createLauncher(PANEL_ID, () => toggle(), signal);
+  let historyShown = false;
+  const showHistory = (shown: boolean) => {
+    historyShown = shown;
+    panel.setHistoryShown(shown);
+    if (!shown) panel.focusInput();
+  };
+  const startNew = () => {
+    conversation.startNew();
+    showHistory(false);
+  };
+  const history = createHistoryList(
+    (earlier) => {
+      // Read-only or not is set at once (before the history arrives), so focus lands on what is there.
+      void conversation.openEarlier(earlier);
+      showHistory(false);
+    },
+    startNew,
+    signal,
+  );
   const panel = createPanel(
     PANEL_ID,
-    { send: (text) => conversation.send(text), handoff: () => void conversation.handoff(), close: () => close() },
+    {
+      send: (text) => conversation.send(text),
+      handoff: () => void conversation.handoff(),
+      close: () => close(),
+      async history() {
+        if (historyShown) return showHistory(false);
+        const earlier = await conversation.earlier();
+        if (!earlier) return;
+        showHistory(true);
+        history.show(earlier, strings, locale, conversation.current());
+      },
+      startNew,
+    },
+    history.element,
     signal,
   );
   const log = createMessageLog(panel.log, () => ({ strings, aiNotice: config.aiNotice || strings.aiNotice }));
@@ -94,6 +127,8 @@ export async function startChatWidget(
       },
       setSending: panel.setSending,
       restoreDraft: panel.restoreDraft,
+      setReadOnly: panel.setReadOnly,
+      setHistoryAvailable: panel.setHistoryAvailable,
     },
     greeting: () => ({
       id: 'greeting',
@@ -105,6 +140,7 @@ export async function startChatWidget(
     }),
     startInput: () => ({ contact, locale }),
     pageUser: () => pageUser,
+    identityRequired: () => config.identityRequired === true,
     async identityToken() {
       const source = identity;
       // A token given as a string is taken once by the service: it is not sent twice.

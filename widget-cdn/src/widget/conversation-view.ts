@@ -15,4 +15,8 @@ export interface ConversationView {
   setStatus(status: ConversationStatus, agentName: string | undefined): void;
   setNotice(notice: Notice | undefined): void;
   setSending(sending: boolean): void;
+  /** A closed conversation read from the list: its transcript only, no input. */
+  setReadOnly(readOnly: boolean): void;
+  /** A verified visitor's session is open: their conversations can be listed. */
+  setHistoryAvailable(available: boolean): void;
 }

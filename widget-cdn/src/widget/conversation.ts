@@ -7,6 +7,7 @@ import {
   type Contact,
   type ConversationKeys,
   type ConversationStatus,
+  type EarlierConversation,
 } from './chat-types.js';
 import type { ConversationView } from './conversation-view.js';
 import { followConversation } from './event-follower.js';
@@ -31,6 +32,8 @@ export interface ConversationDeps {
   identityToken(): Promise<string | undefined>;
   /** Who the page signs in: a user id, null for no one, undefined when unknown until a token is fetched. */
   pageUser(): string | null | undefined;
+  /** The operator talks to verified visitors only (`/chat/config`). */
+  identityRequired(): boolean;
   onSent(message: ChatMessage): void;
   onReceived(message: ChatMessage): void;
   onError(code: string, message: string): void;
@@ -44,6 +47,14 @@ export interface Conversation {
   handoff(): Promise<void>;
   /** Shows every message again, after a change of locale (the local greeting in the new words). */
   rerender(): void;
+  /** A verified visitor's conversations, newest first (undefined when they cannot be had; the notice says why). */
+  earlier(): Promise<EarlierConversation[] | undefined>;
+  /** The conversation shown now, if any. */
+  current(): string | undefined;
+  /** Shows one of them: an open one continues, a closed one is read only. */
+  openEarlier(conversation: EarlierConversation): Promise<void>;
+  /** Leaves the conversation shown for a new one, started by the next message. */
+  startNew(): void;
 }
 
 /**
@@ -57,8 +68,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const list = createMessageList(view);
   const answers = createAnswerStreams(view);
   let keys = saved.load();
-  /** A verified visitor's session (`POST /chat/identity`): it opens their conversations and starts new ones. */
+  /** A verified visitor's session (`POST /chat/identity`): it lists and opens their conversations and starts new ones. */
   let session: { visitorToken: string; userId: string } | undefined;
+  /** A closed conversation read from the list (it is not continued, so not `keys`). */
+  let reading: string | undefined;
   // A conversation verified as a user is theirs only: another user of this browser (or no one signed in) starts afresh.
   if (keys?.userId !== undefined && deps.pageUser() !== undefined && deps.pageUser() !== keys.userId) {
     saved.forget();
@@ -84,41 +97,52 @@ export function createConversation(deps: ConversationDeps): Conversation {
     if (prepared) return;
     prepared = true;
     let token: string | undefined;
+    // Told by the configuration: a visitor the page does not sign in cannot start, so they learn it before they try.
+    if (deps.pageUser() === null && deps.identityRequired()) report(identityRequired(), 'identityNeeded');
     if (keys && userUnchecked) {
       userUnchecked = false;
       token = await deps.identityToken().catch(() => undefined);
       if (token !== undefined && userOfToken(token) === keys.userId) follow(keys);
       else forget();
     }
-    if (!keys) await resumeEarlier(token);
+    if (deps.pageUser() !== null) await identify(token);
     const current = keys;
     if (!current) return showGreeting();
+    await load(current, true);
+  }
+
+  /** Shows a conversation's history; `mayRestart`: one gone or over is forgotten and greeted as a new one. */
+  async function load(current: ConversationKeys, mayRestart: boolean): Promise<void> {
     try {
       const history = await api.history(current);
-      if (keys !== current) return showGreeting();
-      if (history.status === 'closed') return restart();
+      if (keys !== current && reading !== current.conversationId) return mayRestart ? showGreeting() : undefined;
+      if (history.status === 'closed' && mayRestart) return restart();
       const messages = history.messages.filter(isChatMessage);
       for (const { replyTo } of messages) if (replyTo) answers.complete(replyTo);
       list.merge(messages);
       setStatus(history.status);
     } catch (error) {
       if (lifetime.signal.aborted) return;
-      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return restart();
-      prepared = false;
+      if (mayRestart) {
+        if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return restart();
+        prepared = false;
+      }
       report(error, 'loadFailed');
     }
   }
 
   /**
-   * A verified visitor with no conversation on this device continues their newest open one from
-   * another device (its history shows as for a remembered one).
+   * A verified visitor's session, which lists their conversations; with no conversation on this
+   * device, they continue their newest open one from another device (its history shows as for a
+   * remembered one).
    */
-  async function resumeEarlier(given: string | undefined): Promise<void> {
+  async function identify(given: string | undefined): Promise<void> {
     try {
       const token = given ?? (await deps.identityToken());
       if (!token) return;
       const found = await api.identify(token);
       session = { visitorToken: found.visitorToken, userId: found.userId };
+      view.setHistoryAvailable(true);
       const open = found.conversations.find((conversation) => conversation.status !== 'closed');
       if (!open || keys) return;
       keys = { conversationId: open.conversationId, visitorToken: found.visitorToken, userId: found.userId };
@@ -174,7 +198,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const code = error instanceof ApiError ? error.status : 0;
       if (code === 409) setStatus('closed');
       if (code === 403 || code === 404) forget();
-      if (identityNotice(error)) session = undefined;
+      if (identityNotice(error)) forgetSession();
       report(error, identityNotice(error) ?? (code === 429 ? 'tooFast' : code === 409 ? 'ended' : 'sendFailed'));
     } finally {
       answers.release(messageId);
@@ -207,6 +231,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     let userId: string | undefined;
     starting ??= (session ? Promise.resolve(undefined) : deps.identityToken())
       .then((identityToken) => {
+        if (!identityToken && !session && deps.identityRequired()) throw identityRequired();
         userId = session?.userId ?? (identityToken ? userOfToken(identityToken) : undefined);
         const input = { ...deps.startInput(), ...(identityToken ? { identityToken } : {}) };
         return api.start(input, session?.visitorToken);
@@ -303,9 +328,60 @@ export function createConversation(deps: ConversationDeps): Conversation {
     deps.onError(code, message);
   }
 
+  /** What the service would answer a visitor the page does not sign in, while the operator requires it: said without asking. */
+  function identityRequired(): ApiError {
+    return new ApiError(403, 'identity_required', 'Sign-in required');
+  }
+
   /** A refused identity: the page must sign the visitor in again (a fresh token). */
   function identityNotice(error: unknown): Notice | undefined {
-    return error instanceof ApiError && error.code.startsWith('identity_') ? 'identityRefused' : undefined;
+    if (!(error instanceof ApiError) || !error.code.startsWith('identity_')) return undefined;
+    return error.code === 'identity_required' ? 'identityNeeded' : 'identityRefused';
+  }
+
+  async function earlier(): Promise<EarlierConversation[] | undefined> {
+    try {
+      return session && (await api.conversations(session.visitorToken)).conversations;
+    } catch (error) {
+      if (lifetime.signal.aborted) return undefined;
+      if (identityNotice(error)) forgetSession();
+      report(error, identityNotice(error) ?? 'loadFailed');
+      return undefined;
+    }
+  }
+
+  async function openEarlier({ conversationId, status: listed }: EarlierConversation): Promise<void> {
+    if (!session) return;
+    const current = { conversationId, visitorToken: session.visitorToken, userId: session.userId };
+    clear(listed === 'closed');
+    if (listed === 'closed') reading = conversationId;
+    else {
+      keys = current;
+      saved.save(current);
+      follow(current);
+    }
+    await load(current, false);
+  }
+
+  function startNew(): void {
+    clear(false);
+    showGreeting();
+    setStatus('ai');
+  }
+
+  /** Leaves the conversation shown (this device forgets it) for another one. */
+  function clear(readOnly: boolean): void {
+    forget();
+    reading = undefined;
+    failed = undefined;
+    setNotice(undefined);
+    list.clear();
+    view.setReadOnly(readOnly);
+  }
+
+  function forgetSession(): void {
+    session = undefined;
+    view.setHistoryAvailable(false);
   }
 
   function showGreeting(): void {
@@ -325,5 +401,5 @@ export function createConversation(deps: ConversationDeps): Conversation {
     following = undefined;
   }
 
-  return { prepare, send, handoff, rerender };
+  return { prepare, send, handoff, rerender, earlier, current: () => keys?.conversationId ?? reading, openEarlier, startNew };
 }

@@ -12,6 +12,8 @@ export interface MessageList {
   merge(history: ChatMessage[]): void;
   /** Shows every message again, `replacement` instead of the message with its id. */
   showAll(replacement?: ChatMessage): void;
+  /** Forgets every message (another conversation is shown next). */
+  clear(): void;
 }
 
 /**
@@ -47,6 +49,11 @@ export function createMessageList(view: Pick<ConversationView, 'addMessage' | 'e
     showAll(replacement) {
       const at = replacement ? messages.findIndex((message) => message.id === replacement.id) : -1;
       if (at >= 0) messages[at] = replacement!;
+      view.showMessages(messages);
+    },
+    clear() {
+      messages.length = 0;
+      shown.clear();
       view.showMessages(messages);
     },
   };

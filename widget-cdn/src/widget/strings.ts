@@ -8,7 +8,8 @@ export function resolveLocale(requested: string | undefined, browserLanguage: st
 }
 
 /** The notices the status line shows after something went wrong (they win over the status text). */
-export type Notice = 'replyDelayed' | 'sendFailed' | 'tooFast' | 'ended' | 'loadFailed' | 'handoffFailed' | 'identityRefused';
+export type Notice =
+  'replyDelayed' | 'sendFailed' | 'tooFast' | 'ended' | 'loadFailed' | 'handoffFailed' | 'identityRefused' | 'identityNeeded';
 
 export interface UiStrings extends Record<Notice, string> {
   openChat: string;
@@ -29,6 +30,10 @@ export interface UiStrings extends Record<Notice, string> {
   aiNotice: string;
   aiBadge: string;
   sources: string;
+  conversations: string;
+  newConversation: string;
+  open: string;
+  over: string;
 }
 
 const en: UiStrings = {
@@ -53,6 +58,11 @@ const en: UiStrings = {
   sendFailed: 'Could not send your message. Try again.',
   tooFast: 'You are sending messages too fast. Wait a moment, then try again.',
   identityRefused: 'Please sign in again to chat with us.',
+  identityNeeded: 'Please sign in to chat with us.',
+  conversations: 'Your conversations',
+  newConversation: 'New conversation',
+  open: 'Open',
+  over: 'Ended',
   ended: 'This conversation has ended. Send a message to start a new one.',
   loadFailed: 'Could not load the conversation. Try again later.',
   handoffFailed: 'Could not ask for a person. Try again.',
@@ -80,6 +90,11 @@ const de: UiStrings = {
   sendFailed: 'Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
   tooFast: 'Sie senden zu schnell. Warten Sie einen Moment und versuchen Sie es dann erneut.',
   identityRefused: 'Bitte melden Sie sich erneut an, um mit uns zu chatten.',
+  identityNeeded: 'Bitte melden Sie sich an, um mit uns zu chatten.',
+  conversations: 'Ihre Gespräche',
+  newConversation: 'Neues Gespräch',
+  open: 'Offen',
+  over: 'Beendet',
   ended: 'Dieses Gespräch ist beendet. Schreiben Sie eine Nachricht, um ein neues zu beginnen.',
   loadFailed: 'Das Gespräch konnte nicht geladen werden. Bitte versuchen Sie es später erneut.',
   handoffFailed: 'Die Anfrage nach einer Person ist fehlgeschlagen. Bitte versuchen Sie es erneut.',

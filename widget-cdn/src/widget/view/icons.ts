@@ -26,3 +26,4 @@ export const chevronIcon = () => icon('chevron', 'M6 9l6 6 6-6', true);
 export const closeIcon = () => icon('close', 'M6 6l12 12M18 6 6 18', true);
 export const sendIcon = () =>
   icon('send', 'M3.5 20.3 21 12.8a.9.9 0 0 0 0-1.6L3.5 3.7a.6.6 0 0 0-.8.7L4.9 11l8.1 1-8.1 1-2.2 6.6a.6.6 0 0 0 .8.7z');
+export const listIcon = () => icon('list', 'M4 6h16M4 12h16M4 18h10', true);

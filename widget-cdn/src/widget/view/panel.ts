@@ -1,12 +1,15 @@
 import type { UiStrings } from '../strings.js';
 import { h } from './elements.js';
-import { closeIcon, sendIcon } from './icons.js';
+import { closeIcon, listIcon, sendIcon } from './icons.js';
 
 export interface PanelActions {
   /** Sends the text; false when it was not taken, and the text stays in the input. */
   send(text: string): boolean;
   handoff(): void;
   close(): void;
+  /** Shows or hides a verified visitor's conversations. */
+  history(): void;
+  startNew(): void;
 }
 
 export interface Panel {
@@ -18,6 +21,10 @@ export interface Panel {
   setSending(sending: boolean): void;
   restoreDraft(text: string): void;
   focusInput(): void;
+  setHistoryAvailable(available: boolean): void;
+  /** The list of conversations (true) or the conversation (false) fills the window. */
+  setHistoryShown(shown: boolean): void;
+  setReadOnly(readOnly: boolean): void;
 }
 
 const INPUT_ID = 'kb-input';
@@ -30,10 +37,16 @@ const MAX_MESSAGE_CHARS = 4000;
  * a status line, the "talk to a person" button and the message input. Its DOM order is the tab
  * order: close, log, person, input, send. Enter sends, Shift+Enter starts a new line.
  */
-export function createPanel(id: string, actions: PanelActions, signal: AbortSignal): Panel {
+export function createPanel(id: string, actions: PanelActions, history: HTMLElement, signal: AbortSignal): Panel {
   const title = h('h2', { 'data-el': 'title' });
   const subtitle = h('p', { 'data-el': 'subtitle' });
   const close = h('button', { type: 'button', 'data-el': 'close' }, closeIcon());
+  const historyToggle = h(
+    'button',
+    { type: 'button', 'data-el': 'history-toggle', 'aria-expanded': 'false', hidden: true },
+    listIcon(),
+  );
+  const restart = h('button', { type: 'button', 'data-el': 'restart', hidden: true });
   const log = h('div', { 'data-el': 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0' });
   const status = h('p', { 'data-el': 'status', role: 'status' });
   const handoff = h('button', { type: 'button', 'data-el': 'handoff' });
@@ -44,11 +57,13 @@ export function createPanel(id: string, actions: PanelActions, signal: AbortSign
   const element = h(
     'div',
     { 'data-el': 'panel', id, role: 'dialog', 'aria-modal': 'false', hidden: true },
-    h('div', { 'data-el': 'header' }, h('div', { 'data-el': 'heading' }, title, subtitle), close),
+    h('div', { 'data-el': 'header' }, h('div', { 'data-el': 'heading' }, title, subtitle), historyToggle, close),
+    history,
     log,
     status,
-    h('div', { 'data-el': 'footer' }, handoff, composer),
+    h('div', { 'data-el': 'footer' }, restart, handoff, composer),
   );
+  const footer = element.lastElementChild as HTMLElement;
 
   /** The input grows with its text, up to a few lines, then scrolls. */
   const fitInput = () => {
@@ -63,6 +78,8 @@ export function createPanel(id: string, actions: PanelActions, signal: AbortSign
   const options = { signal };
   close.addEventListener('click', actions.close, options);
   handoff.addEventListener('click', actions.handoff, options);
+  historyToggle.addEventListener('click', actions.history, options);
+  restart.addEventListener('click', actions.startNew, options);
   input.addEventListener('input', fitInput, options);
   composer.addEventListener(
     'submit',
@@ -93,6 +110,8 @@ export function createPanel(id: string, actions: PanelActions, signal: AbortSign
       close.setAttribute('aria-label', strings.closeChat);
       log.setAttribute('aria-label', strings.messages);
       handoff.textContent = strings.handoff;
+      historyToggle.setAttribute('aria-label', strings.conversations);
+      restart.textContent = strings.newConversation;
       label.textContent = strings.inputLabel;
       input.placeholder = strings.placeholder;
       send.setAttribute('aria-label', strings.send);
@@ -114,7 +133,20 @@ export function createPanel(id: string, actions: PanelActions, signal: AbortSign
       fitInput();
     },
     focusInput() {
-      input.focus();
+      (composer.hidden ? restart : input).focus();
+    },
+    setHistoryAvailable(available) {
+      historyToggle.hidden = !available;
+    },
+    setHistoryShown(shown) {
+      history.hidden = !shown;
+      log.hidden = status.hidden = footer.hidden = shown;
+      historyToggle.setAttribute('aria-expanded', String(shown));
+    },
+    setReadOnly(readOnly) {
+      composer.hidden = readOnly;
+      restart.hidden = !readOnly;
+      if (readOnly) handoff.hidden = true;
     },
   };
 }

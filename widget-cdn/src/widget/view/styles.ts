@@ -64,8 +64,15 @@ svg[data-stroke] { fill: none; stroke: currentColor; stroke-width: 2; stroke-lin
 [data-el=heading] { flex: 1; min-width: 0; }
 [data-el=title] { margin: 0; font-size: 16px; font-weight: 600; line-height: 1.3; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 [data-el=subtitle] { margin: 0; font-size: 12.5px; opacity: .85; }
-[data-el=close] { width: 36px; height: 36px; border-radius: 10px; display: grid; place-items: center; }
-[data-el=close]:hover { background: color-mix(in srgb, #fff 18%, transparent); }
+[data-el=close], [data-el=history-toggle] { width: 36px; height: 36px; border-radius: 10px; display: grid; place-items: center; }
+[data-el=close]:hover, [data-el=history-toggle]:hover, [aria-expanded=true][data-el=history-toggle] { background: color-mix(in srgb, #fff 18%, transparent); }
+
+[data-el=history] { flex: 1; overflow-y: auto; margin: 0; padding: 10px 16px; list-style: none; }
+[data-el=history] button, [data-el=restart] { width: 100%; display: grid; margin: 4px 0; padding: 8px 12px; text-align: start; border: 1px solid var(--line); border-radius: 10px; }
+[data-el=history] :hover, [aria-current], [data-el=restart]:hover { background: var(--tint); }
+[data-el=new], [data-el=restart] { color: var(--accent); font-weight: 600; }
+[data-el=history] span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+[data-el=history] small { color: var(--muted); }
 [data-el=header] :focus-visible { outline-color: #fff; }
 
 [data-el=log] {
