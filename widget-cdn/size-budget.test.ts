@@ -7,8 +7,8 @@ import { listReleases } from './build/releases.js';
 
 /*
  * The size budget of the widget files, gzipped as they travel: the loader at most 1,024 bytes, the
- * widget at most 16 kB. The widget is about 14 kB today (14,046 bytes when the budget was set):
- * the budget leaves it room to grow a little, but a change that doubles it fails here. The
+ * widget at most 16 kB. The widget was 14,046 bytes when the budget was set and is 15,803 at v1.2.0
+ * (a verified visitor's list of conversations): little room is left, and a change that doubles it fails here. The
  * published interface allows about 150 kB; we keep to about a tenth of that.
  */
 const budget = { 'loader.js': 1_024, 'widget.js': 16_000 };

@@ -33,9 +33,11 @@ const MAX_INPUT_HEIGHT = 120;
 const MAX_MESSAGE_CHARS = 4000;
 
 /**
- * The chat window: a non-modal dialog with a header (operator name, close button), the message log,
- * a status line, the "talk to a person" button and the message input. Its DOM order is the tab
- * order: close, log, person, input, send. Enter sends, Shift+Enter starts a new line.
+ * The chat window: a non-modal dialog with a header (operator name, a verified visitor's
+ * conversations, close button), the message log (or, in its place, the list of conversations), a
+ * status line, the "talk to a person" button and the message input (or, reading a closed
+ * conversation, "New conversation"). Its DOM order is the tab order: conversations, close, list or
+ * log, person, input, send. Enter sends, Shift+Enter starts a new line.
  */
 export function createPanel(id: string, actions: PanelActions, history: HTMLElement, signal: AbortSignal): Panel {
   const title = h('h2', { 'data-el': 'title' });
