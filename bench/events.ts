@@ -10,6 +10,7 @@
  * receiver takes is checked for its signature.
  */
 import { parseArgs } from 'node:util';
+import proto from '@temporalio/proto';
 import pLimit from 'p-limit';
 import { createApiClient } from '#cli/admin-client.js';
 import { createEventEmitter } from '#outbound-events/emitter.js';
@@ -74,6 +75,7 @@ try {
   const orderedEvents = Array.from({ length: ordered }, (_, i) => benchEvent(`ordered-${i}`));
   const orderedStart = performance.now();
   for (const event of orderedEvents) await emitter.emit(single.tenantId, event);
+  const orderedEmittedSeconds = (performance.now() - orderedStart) / 1000;
   await waitFor(() => receiver.received.length >= before + ordered, 100);
   const orderedSeconds = (performance.now() - orderedStart) / 1000;
   const orderedIds = receiver.received.slice(before).map((delivery) => JSON.parse(delivery.body).id);
@@ -97,6 +99,8 @@ try {
     sequencerEvents += (await stack.temporal.workflow.getHandle(sequencerId, run.runId).fetchHistory()).events?.length ?? 0;
   }
 
+  const breakdown = await orderedBreakdown(single.tenantId, single.endpointIds[0]!, orderedEvents);
+
   const fanOutRate = deliveries / fanOutSeconds;
   console.log('\nbench:events');
   console.table({
@@ -107,6 +111,7 @@ try {
     'fan-out: deliveries/s': round(fanOutRate),
     'fan-out: ratio to the limit': round(fanOutRate / limitRate, 2),
     'one endpoint: events': ordered,
+    'one endpoint: seconds to emit (one after the other)': round(orderedEmittedSeconds),
     'one endpoint: events/s (in order)': round(ordered / orderedSeconds),
     'one endpoint: delivered in order': inOrder ? 'yes' : 'NO',
     'signatures that do not verify': unsigned,
@@ -114,9 +119,48 @@ try {
     'history events per delivery (child)': child.events?.length ?? 0,
     'history events per delivery (sequencer share)': round(sequencerEvents / ordered, 1),
     'sequencer runs (continue-as-new)': sequencerRuns,
+    'one endpoint, median ms: previous done → next started': breakdown.gap,
+    'one endpoint, median ms: started → first task picked up': breakdown.queued,
+    'one endpoint, median ms: first task picked up → done': breakdown.work,
   });
 } finally {
   await stack.stop();
+}
+
+/**
+ * Where an in-order delivery's time goes, from the histories of the middle half of the ordered
+ * events' workflows (median milliseconds): from the previous delivery's workflow completing to this
+ * one's start (the sequencer hearing of it and starting the next child), from its start to its first
+ * workflow task being picked up, and from there to its completion (the attempt, and the round trips
+ * around it).
+ */
+async function orderedBreakdown(tenantId: string, endpointId: string, orderedEvents: NewEvent[]) {
+  const ms = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
+  const { EventType } = proto.temporal.api.enums.v1;
+  const from = Math.floor(orderedEvents.length / 4);
+  const to = Math.ceil((orderedEvents.length * 3) / 4);
+  const gap: number[] = [];
+  const queued: number[] = [];
+  const work: number[] = [];
+  let previousDone: number | undefined;
+  for (const event of orderedEvents.slice(from - 1, to)) {
+    const history = await stack.temporal.workflow
+      .getHandle(eventDeliveryWorkflowId(tenantId, endpointId, event.id))
+      .fetchHistory();
+    const timeOf = (type: number) => ms(history.events?.find((e) => e.eventType === type)?.eventTime);
+    const started = timeOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED);
+    const picked = timeOf(EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    const done = timeOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED);
+    if (previousDone !== undefined) {
+      gap.push(started - previousDone);
+      queued.push(picked - started);
+      work.push(done - picked);
+    }
+    previousDone = done;
+  }
+  const median = (values: number[]) => round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
+  return { gap: median(gap), queued: median(queued), work: median(work) };
 }
 
 function benchEvent(name: string): NewEvent {

@@ -1,13 +1,16 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { retryWait } from './retry-wait.js';
 import type { DeliverEventInput, DeliveryOutcome } from './types.js';
 
-// One attempt: the request has its own timeout inside; Redis or the secret box away is retried here.
-const { attemptEventDelivery, giveUpEventDelivery } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+// Redis or the secret box away is retried here (not a failed attempt: those are the loop's).
+const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' };
+// One attempt, as a local activity: it runs in the worker holding this workflow's task, so a
+// delivery is one workflow task (no activity task to schedule, poll and complete), which is what
+// bounds an endpoint's in-order rate. The request has its own timeout inside (10 s by default); a
+// worker lost mid-attempt lets the task time out and the attempt is made again elsewhere.
+const { attemptEventDelivery } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
+const { giveUpEventDelivery } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
 
 /**
  * Delivers one event to one endpoint: attempts until one is answered 2xx, waiting 1 s, then twice
