@@ -119,9 +119,8 @@ try {
     'history events per delivery (child)': child.events?.length ?? 0,
     'history events per delivery (sequencer share)': round(sequencerEvents / ordered, 1),
     'sequencer runs (continue-as-new)': sequencerRuns,
-    'one endpoint, median ms: previous done → next started': breakdown.gap,
-    'one endpoint, median ms: started → first task picked up': breakdown.queued,
-    'one endpoint, median ms: first task picked up → done': breakdown.work,
+    'one endpoint, median ms: hand-over (previous delivered → attempt picked up)': breakdown.handOver,
+    'one endpoint, median ms: attempt (picked up → recorded)': breakdown.attempt,
   });
 } finally {
   await stack.stop();
@@ -129,10 +128,10 @@ try {
 
 /**
  * Where an in-order delivery's time goes, from the histories of the middle half of the ordered
- * events' workflows (median milliseconds): from the previous delivery's workflow completing to this
- * one's start (the sequencer hearing of it and starting the next child), from its start to its first
- * workflow task being picked up, and from there to its completion (the attempt, and the round trips
- * around it).
+ * events' workflows (median milliseconds): the hand-over, from the previous delivery's attempt
+ * being recorded (its workflow task completed, so the event was delivered) to the workflow task
+ * that makes this one's attempt being picked up; and the attempt, from there to its own record.
+ * Their sum is the time per event.
  */
 async function orderedBreakdown(tenantId: string, endpointId: string, orderedEvents: NewEvent[]) {
   const ms = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
@@ -140,27 +139,30 @@ async function orderedBreakdown(tenantId: string, endpointId: string, orderedEve
   const { EventType } = proto.temporal.api.enums.v1;
   const from = Math.floor(orderedEvents.length / 4);
   const to = Math.ceil((orderedEvents.length * 3) / 4);
-  const gap: number[] = [];
-  const queued: number[] = [];
-  const work: number[] = [];
-  let previousDone: number | undefined;
+  const handOver: number[] = [];
+  const attempt: number[] = [];
+  let previousDelivered: number | undefined;
   for (const event of orderedEvents.slice(from - 1, to)) {
     const history = await stack.temporal.workflow
       .getHandle(eventDeliveryWorkflowId(tenantId, endpointId, event.id))
       .fetchHistory();
-    const timeOf = (type: number) => ms(history.events?.find((e) => e.eventType === type)?.eventTime);
-    const started = timeOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED);
-    const picked = timeOf(EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
-    const done = timeOf(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED);
-    if (previousDone !== undefined) {
-      gap.push(started - previousDone);
-      queued.push(picked - started);
-      work.push(done - picked);
+    const events = history.events ?? [];
+    // The first attempt's record: a local activity's marker, or an activity's scheduling before it.
+    const recorded = events.findIndex(
+      (e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED || e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+    );
+    const scheduled = events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+    const before = scheduled >= 0 && scheduled < recorded ? scheduled : recorded;
+    const picked = events.slice(0, before).findLast((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    const delivered = ms(events[recorded]?.eventTime);
+    if (previousDelivered !== undefined) {
+      handOver.push(ms(picked?.eventTime) - previousDelivered);
+      attempt.push(delivered - ms(picked?.eventTime));
     }
-    previousDone = done;
+    previousDelivered = delivered;
   }
   const median = (values: number[]) => round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
-  return { gap: median(gap), queued: median(queued), work: median(work) };
+  return { handOver: median(handOver), attempt: median(attempt) };
 }
 
 function benchEvent(name: string): NewEvent {
