@@ -4,8 +4,9 @@
  *  - the limit: N workflows that each run one no-op activity (`bench/noop-limit.ts`);
  *  - fan-out: N signed deliveries through Temporal to a local receiver, spread over `endpoints`
  *    endpoints (each delivery a child workflow of its endpoint's sequencer), as a ratio to the limit;
- *  - one endpoint: `ordered` events to a single endpoint, delivered one after the other in order;
- *  - Temporal history events per delivery (the child's, and the sequencer's share).
+ *  - one endpoint: `ordered` events to a single endpoint, emitted one after the other, delivered in order;
+ *  - Temporal history events per delivery (the child's, and the sequencer's share);
+ *  - where an in-order delivery's time goes: the hand-over from one attempt to the next, and the attempt.
  * Events are emitted as the activities emit them (`outbound-events/emitter.ts`); every delivery the
  * receiver takes is checked for its signature.
  */
