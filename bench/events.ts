@@ -4,12 +4,14 @@
  *  - the limit: N workflows that each run one no-op activity (`bench/noop-limit.ts`);
  *  - fan-out: N signed deliveries through Temporal to a local receiver, spread over `endpoints`
  *    endpoints (each delivery a child workflow of its endpoint's sequencer), as a ratio to the limit;
- *  - one endpoint: `ordered` events to a single endpoint, delivered one after the other in order;
- *  - Temporal history events per delivery (the child's, and the sequencer's share).
+ *  - one endpoint: `ordered` events to a single endpoint, emitted one after the other, delivered in order;
+ *  - Temporal history events per delivery (the child's, and the sequencer's share);
+ *  - where an in-order delivery's time goes: the hand-over from one attempt to the next, and the attempt.
  * Events are emitted as the activities emit them (`outbound-events/emitter.ts`); every delivery the
  * receiver takes is checked for its signature.
  */
 import { parseArgs } from 'node:util';
+import proto from '@temporalio/proto';
 import pLimit from 'p-limit';
 import { createApiClient } from '#cli/admin-client.js';
 import { createEventEmitter } from '#outbound-events/emitter.js';
@@ -74,6 +76,7 @@ try {
   const orderedEvents = Array.from({ length: ordered }, (_, i) => benchEvent(`ordered-${i}`));
   const orderedStart = performance.now();
   for (const event of orderedEvents) await emitter.emit(single.tenantId, event);
+  const orderedEmittedSeconds = (performance.now() - orderedStart) / 1000;
   await waitFor(() => receiver.received.length >= before + ordered, 100);
   const orderedSeconds = (performance.now() - orderedStart) / 1000;
   const orderedIds = receiver.received.slice(before).map((delivery) => JSON.parse(delivery.body).id);
@@ -97,6 +100,8 @@ try {
     sequencerEvents += (await stack.temporal.workflow.getHandle(sequencerId, run.runId).fetchHistory()).events?.length ?? 0;
   }
 
+  const breakdown = await orderedBreakdown(single.tenantId, single.endpointIds[0]!, orderedEvents);
+
   const fanOutRate = deliveries / fanOutSeconds;
   console.log('\nbench:events');
   console.table({
@@ -107,6 +112,7 @@ try {
     'fan-out: deliveries/s': round(fanOutRate),
     'fan-out: ratio to the limit': round(fanOutRate / limitRate, 2),
     'one endpoint: events': ordered,
+    'one endpoint: seconds to emit (one after the other)': round(orderedEmittedSeconds),
     'one endpoint: events/s (in order)': round(ordered / orderedSeconds),
     'one endpoint: delivered in order': inOrder ? 'yes' : 'NO',
     'signatures that do not verify': unsigned,
@@ -114,9 +120,50 @@ try {
     'history events per delivery (child)': child.events?.length ?? 0,
     'history events per delivery (sequencer share)': round(sequencerEvents / ordered, 1),
     'sequencer runs (continue-as-new)': sequencerRuns,
+    'one endpoint, median ms: hand-over (previous delivered → attempt picked up)': breakdown.handOver,
+    'one endpoint, median ms: attempt (picked up → recorded)': breakdown.attempt,
   });
 } finally {
   await stack.stop();
+}
+
+/**
+ * Where an in-order delivery's time goes, from the histories of the middle half of the ordered
+ * events' workflows (median milliseconds): the hand-over, from the previous delivery's attempt
+ * being recorded (its workflow task completed, so the event was delivered) to the workflow task
+ * that makes this one's attempt being picked up; and the attempt, from there to its own record.
+ * Their sum is the time per event.
+ */
+async function orderedBreakdown(tenantId: string, endpointId: string, orderedEvents: NewEvent[]) {
+  const ms = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
+  const { EventType } = proto.temporal.api.enums.v1;
+  const from = Math.floor(orderedEvents.length / 4);
+  const to = Math.ceil((orderedEvents.length * 3) / 4);
+  const handOver: number[] = [];
+  const attempt: number[] = [];
+  let previousDelivered: number | undefined;
+  for (const event of orderedEvents.slice(from - 1, to)) {
+    const history = await stack.temporal.workflow
+      .getHandle(eventDeliveryWorkflowId(tenantId, endpointId, event.id))
+      .fetchHistory();
+    const events = history.events ?? [];
+    // The first attempt's record: a local activity's marker, or an activity's scheduling before it.
+    const recorded = events.findIndex(
+      (e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED || e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+    );
+    const scheduled = events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+    const before = scheduled >= 0 && scheduled < recorded ? scheduled : recorded;
+    const picked = events.slice(0, before).findLast((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+    const delivered = ms(events[recorded]?.eventTime);
+    if (previousDelivered !== undefined) {
+      handOver.push(ms(picked?.eventTime) - previousDelivered);
+      attempt.push(delivered - ms(picked?.eventTime));
+    }
+    previousDelivered = delivered;
+  }
+  const median = (values: number[]) => round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
+  return { handOver: median(handOver), attempt: median(attempt) };
 }
 
 function benchEvent(name: string): NewEvent {

@@ -37,10 +37,21 @@ export interface DeliverEventInput {
   endpointId: string;
   event: EventEnvelope;
   settings: DeliverySettings;
+  /** Started ahead, while the delivery before it is still under way: waits for `previousDelivered`. */
+  gated?: boolean;
+  /** The workflow id of the next event's delivery, if known: told `previousDelivered` once this one is done. */
+  successorId?: string;
 }
 
 /** How a delivery ended. */
 export type DeliveryOutcome = 'delivered' | 'gave_up' | 'skipped';
+
+/** What a delivery workflow returns to its sequencer. */
+export interface DeliveryResult {
+  outcome: DeliveryOutcome;
+  /** Whether the next delivery heard from this one that it may go (else the sequencer tells it). */
+  successorSignaled: boolean;
+}
 
 /** What one attempt found: an answer of 2xx, a failure to try again, or no endpoint to send to. */
 export interface AttemptResult {
