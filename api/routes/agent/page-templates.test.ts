@@ -121,6 +121,11 @@ test('when the platform refuses a reply for the closed window while our clock re
     t.regex(await tab.innerText('#window'), /only an approved template/);
     t.notRegex(await tab.innerText('#window'), /open until/);
     t.regex(await tab.innerText('#problem'), /window_closed/);
+
+    // The customer writes again: the window opens, and the file form is back.
+    await c.send(c.text('Any news?'));
+    await tab.locator('.extras form.file').waitFor({ timeout: 15_000 });
+    t.regex(await tab.innerText('#window'), /Reply window open until/);
     t.is(page.consoleText('error'), '');
   } finally {
     await page.close();
