@@ -23,6 +23,8 @@ export interface ConversationRecord extends ConversationRef {
   visitorTokenHash: string;
   contact: Contact;
   agentName: string | null;
+  /** The id of the agent who has the conversation (status `agent`); absent otherwise, and in records written before it was kept. */
+  agentId?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -73,9 +75,12 @@ export function createConversationRecords(redis: RedisClient, prefix: string, no
       { conversationId, tenantId }: Pick<ConversationRecord, 'conversationId' | 'tenantId'>,
       status: ConversationStatus,
       agentName: string | null,
+      agentId: string | null = null,
     ): Promise<void> {
       const updatedAt = now().toISOString();
-      const writes = redis.multi().hSet(keys.record(conversationId), { status, agentName: agentName ?? '', updatedAt });
+      const writes = redis
+        .multi()
+        .hSet(keys.record(conversationId), { status, agentName: agentName ?? '', agentId: agentId ?? '', updatedAt });
       if (needsPerson.includes(status))
         writes.zAdd(keys.needingPerson(tenantId), { score: Date.parse(updatedAt), value: conversationId });
       else writes.zRem(keys.needingPerson(tenantId), conversationId);
@@ -106,9 +111,10 @@ function verifiedVisitorKeyOf(prefix: string) {
 }
 
 function toHash(record: ConversationRecord): Record<string, string> {
-  const { conversationId: _id, contact, agentName, messaging, ...rest } = record;
+  const { conversationId: _id, contact, agentName, agentId, messaging, ...rest } = record;
   return {
     ...rest,
+    ...(agentId ? { agentId } : {}),
     contact: JSON.stringify(contact),
     agentName: agentName ?? '',
     ...(messaging ? { messaging: JSON.stringify(messaging) } : {}),
@@ -128,6 +134,7 @@ function fromHash(conversationId: string, hash: Record<string, string>): Convers
     visitorTokenHash: hash.visitorTokenHash ?? '',
     contact: JSON.parse(hash.contact || '{}') as Contact,
     agentName: hash.agentName || null,
+    ...(hash.agentId ? { agentId: hash.agentId } : {}),
     createdAt: hash.createdAt ?? '',
     updatedAt: hash.updatedAt ?? '',
   };

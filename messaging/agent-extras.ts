@@ -6,13 +6,19 @@ import type { ChatMessage } from '#conversations/chat-message.js';
 import { mediaPayload } from './media.js';
 import { templatePayload } from './templates.js';
 
-/** The payloads of a template or file message, or undefined for any other message. */
-export function extrasPayloads(to: string, message: ChatMessage): object[] | undefined {
+/**
+ * The payloads of a template or file message, or undefined for any other message. A file quotes
+ * `replyTo` (the customer message it answers, `context.message_id`) as a text reply does; a template
+ * quotes nothing: it is what goes out once the window has closed, when the customer's latest message
+ * is a day old or more, and the platform takes it as a new start rather than an answer.
+ */
+export function extrasPayloads(to: string, message: ChatMessage, replyTo?: string): object[] | undefined {
   if (message.template) return [templatePayload(to, message.template)];
   if (message.attachment) {
     const { caption } = message.attachment;
     const signed = caption && message.agent ? `*${message.agent.name}:* ${caption}` : caption;
-    return [mediaPayload(to, message.attachment, signed)];
+    const payload = mediaPayload(to, message.attachment, signed);
+    return [replyTo ? { ...payload, context: { message_id: replyTo } } : payload];
   }
   return undefined;
 }

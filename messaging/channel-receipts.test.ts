@@ -5,6 +5,7 @@ import { readEventStream } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import {
   graphErrors,
+  inboundText,
   startFakeMessagingPlatform,
   statusUpdate,
   type FakeMessagingPlatform,
@@ -125,6 +126,81 @@ test('131047 in a failed status while an agent has the conversation: it stays wi
     body.messages.find((m: any) => m.author === 'agent'),
     { delivery: { status: 'failed', error: { code: 'window_closed' } } },
   );
+});
+
+/** A customer message sent a minute ago: the window is open by our clock, and a refusal now comes after it. */
+const aMinuteAgo = (connected: Awaited<ReturnType<typeof withAgent>>['connected'], text: string) =>
+  inboundText({
+    text,
+    phoneNumberId: connected.phoneNumberId,
+    from: connected.customer,
+    name: 'Grace',
+    timestamp: new Date(Date.now() - 60_000),
+  });
+
+/** The agent API's view of the window: the conversation, the templates route, and a free-text reply. */
+async function windowSeenBy(as: Awaited<ReturnType<typeof withAgent>>['as'], conversationId: string) {
+  const path = `/agent/conversations/${conversationId}`;
+  const read = await as.get(path);
+  const templates = await as.get(`${path}/templates`);
+  return {
+    open: Date.parse(read.body.windowOpenUntil) > Date.now(),
+    sameInTemplates: templates.body.windowOpenUntil === read.body.windowOpenUntil,
+  };
+}
+
+test('131047 at once while our clock says open: the window reads closed and free text is refused until the customer writes', async (t) => {
+  const { connected, as, conversation, received } = await withAgent();
+  await connected.send(aMinuteAgo(connected, 'How many days do I have to return an item?'));
+  await received(1);
+  const { conversationId } = await conversation();
+  const path = `/agent/conversations/${conversationId}`;
+  t.is((await as.post(`${path}/take-over`)).status, 200);
+  await received(2); // the notice that Ada joined: the next send is the reply
+  t.true((await windowSeenBy(as, conversationId)).open);
+
+  platform.failNext(1, graphErrors.outsideWindow, { to: connected.customer });
+  t.is((await as.post(`${path}/messages`, { text: 'Hello, Ada here.' })).status, 202);
+  const failed = await conversation((read) => read.deliveryProblem?.code === 'window_closed');
+  assertMatchesSchema(t, agentConversationResponse, failed);
+  t.true(Date.parse(failed.windowOpenUntil) <= Date.now(), 'the platform closed it: the API says so');
+  t.deepEqual(await windowSeenBy(as, conversationId), { open: false, sameInTemplates: true });
+  const calls = connected.calls().length;
+  const refused = await as.post(`${path}/messages`, { text: 'Are you there?' });
+  t.is(refused.status, 409);
+  t.is(refused.body.error.code, 'window_closed');
+  t.is(connected.calls().length, calls, 'no free text was attempted');
+
+  // The customer writes again: the window opens again, and a reply goes out.
+  await connected.send(connected.text('Yes, still here.'));
+  await conversation((read) => Date.parse(read.windowOpenUntil) > Date.now());
+  t.deepEqual(await windowSeenBy(as, conversationId), { open: true, sameInTemplates: true });
+  const before = connected.received().length;
+  t.is((await as.post(`${path}/messages`, { text: 'Good: your return is approved.' })).status, 202);
+  const sent = await received(before + 1);
+  t.true(sent.some((message) => (message.body.text as any)?.body?.includes('return is approved')));
+});
+
+test('131047 in a later failed status while our clock says open: the window reads closed until the customer writes', async (t) => {
+  const { connected, as, conversation, received, status } = await withAgent();
+  await connected.send(aMinuteAgo(connected, 'How many days do I have to return an item?'));
+  const [answer] = await received(1);
+  const { conversationId } = await conversation((read) => aiMessages(read)[0]?.delivery?.status === 'sent');
+  t.true((await windowSeenBy(as, conversationId)).open);
+
+  await status(answer!.messageId, 'failed');
+  const failed = await conversation((read) => read.deliveryProblem?.code === 'window_closed');
+  t.true(Date.parse(failed.windowOpenUntil) <= Date.now());
+  t.deepEqual(await windowSeenBy(as, conversationId), { open: false, sameInTemplates: true });
+  const path = `/agent/conversations/${conversationId}`;
+  t.is((await as.post(`${path}/take-over`)).status, 200);
+  const refused = await as.post(`${path}/messages`, { text: 'Hello, Ada here.' });
+  t.is(refused.status, 409);
+  t.is(refused.body.error.code, 'window_closed');
+
+  await connected.send(connected.text('Hello again'));
+  await conversation((read) => Date.parse(read.windowOpenUntil) > Date.now());
+  t.is((await as.post(`${path}/messages`, { text: 'Hello, Ada here.' })).status, 202);
 });
 
 test('each message carries its delivery, which moves only forward, with an event per move', async (t) => {

@@ -151,10 +151,40 @@ export function createChannelState(redis: RedisClient, prefix: string) {
       return (await redis.hGet(keys.conversation(conversationId), 'lastCustomerMessageId')) ?? undefined;
     },
 
-    /** Until when free-form messages may be sent; undefined when the customer never wrote. */
+    /**
+     * Until when free-form messages may be sent; undefined when the customer never wrote. 24 hours
+     * from the customer's latest message, unless the platform refused a message for the closed window
+     * since (`closeWindow`): then until that refusal, until the customer writes again.
+     */
     async windowOpenUntil(conversationId: string): Promise<Date | undefined> {
-      const last = await redis.hGet(keys.conversation(conversationId), 'lastCustomerMessageAt');
-      return last ? new Date(Number(last) + serviceWindowMs) : undefined;
+      const [last, closedFor, closedAt] = await redis.hmGet(keys.conversation(conversationId), [
+        'lastCustomerMessageAt',
+        'windowClosedFor',
+        'windowClosedAt',
+      ]);
+      if (!last) return undefined;
+      const until = Number(last) + serviceWindowMs;
+      return new Date(closedFor === last && closedAt ? Math.min(until, Number(closedAt)) : until);
+    },
+
+    /**
+     * The platform refused a message at `at` because the window had closed (131047, at once or in a
+     * `failed` status): its clock is the truth, so the window counts as closed whatever ours says,
+     * until the customer writes again (a newer `noteCustomerMessage`). A refusal no later than the
+     * customer's latest message is about an older window and changes nothing.
+     */
+    async closeWindow(conversationId: string, at: Date): Promise<void> {
+      await redis.eval(
+        `local last = redis.call('HGET', KEYS[1], 'lastCustomerMessageAt')
+         if not last or tonumber(ARGV[1]) <= tonumber(last) then return 0 end
+         if redis.call('HGET', KEYS[1], 'windowClosedFor') == last then
+           local closedAt = tonumber(redis.call('HGET', KEYS[1], 'windowClosedAt') or ARGV[1])
+           if closedAt <= tonumber(ARGV[1]) then return 0 end
+         end
+         redis.call('HSET', KEYS[1], 'windowClosedFor', last, 'windowClosedAt', ARGV[1])
+         return 1`,
+        { keys: [keys.conversation(conversationId)], arguments: [String(at.getTime())] },
+      );
     },
 
     deliveryOf,

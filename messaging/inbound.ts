@@ -143,6 +143,7 @@ export function createInbound({
     };
     const moved = await channel.applyStatus(connection.id, event.messageId, event.status, problem);
     if (moved?.delivery.status !== 'failed' || moved.delivery.problem?.code !== 'window_closed') return;
+    await channel.closeWindow(moved.conversationId, new Date(event.timestamp));
     const record = await records.get(moved.conversationId);
     if (record && record.status !== 'closed') await conversations.reportWindowClosed(refOf(record), moved.messageId);
   }

@@ -5,6 +5,7 @@ import { startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing
 import { startHttpFake, type HttpFake } from '#testing/http-fake.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import { messagingTenant } from '#testing/messaging-tenant.js';
+import { createConversationRecords } from '#conversations/records.js';
 import { createChannelState } from './channel-state.js';
 
 /*
@@ -16,6 +17,8 @@ import { createChannelState } from './channel-state.js';
 let stack: IngestionStack;
 let platform: FakeMessagingPlatform;
 let files: HttpFake;
+/** Every path (with its query) the file server was asked for. */
+const fetched: string[] = [];
 
 const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
 const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300, 32)]);
@@ -30,7 +33,8 @@ const fileRoutes: Record<string, { type: string; body: Buffer } | undefined> = {
 test.before(async () => {
   platform = await startFakeMessagingPlatform();
   files = await startHttpFake((request, response) => {
-    const file = fileRoutes[request.url ?? ''];
+    fetched.push(request.url ?? '');
+    const file = fileRoutes[(request.url ?? '').split('?')[0]!];
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
@@ -50,7 +54,8 @@ const channel = () => createChannelState(stack.api.redis, stack.api.config.redis
 /** A connected tenant whose customer wrote, and an agent who took the conversation over. */
 async function agentOnConversation(api = stack.api) {
   const tenant = await messagingTenant(api, platform);
-  t0(await tenant.send(tenant.text('Hello, where is my order?')));
+  const first = tenant.text('Hello, where is my order?');
+  t0(await tenant.send(first));
   const conversationId = (await eventually(
     () => tenant.conversationId(),
     (id) => id !== undefined,
@@ -64,6 +69,9 @@ async function agentOnConversation(api = stack.api) {
   return {
     ...tenant,
     conversationId,
+    /** The platform's id of the customer's message. */
+    customerMessageId: first.entry[0].changes[0].value.messages[0].id as string,
+    agent,
     asAgent,
     register: (body: object) =>
       api.request('POST', `/integrations/app-connections/${tenant.connectionId}/templates`, { headers: admin.headers, body }),
@@ -249,6 +257,9 @@ test('an agent sends an image and a document by URL: fetched, uploaded, sent by 
   t.like(uploads[1], { contentType: 'application/pdf', filename: 'terms of sale.pdf' });
   t.like(imageSent!.body, { type: 'image', image: { id: uploads[0]!.id, caption: '*Ada:* Your parcel, as packed' } });
   t.like(documentSent!.body, { type: 'document', document: { id: uploads[1]!.id, filename: 'terms of sale.pdf' } });
+  // Files quote the customer's latest message, as text replies do.
+  t.deepEqual(imageSent!.body.context, { message_id: c.customerMessageId });
+  t.deepEqual(documentSent!.body.context, { message_id: c.customerMessageId });
 
   const conversation = await c.asAgent('GET', '');
   const shown = conversation.body.messages.filter((m: any) => m.attachment);
@@ -280,6 +291,70 @@ test('a file the service cannot take is refused with the reason, and nothing rea
   t.is(uploads(), 0);
 });
 
+test('an agent who does not have the conversation is refused before the file is fetched or uploaded', async (t) => {
+  const c = await agentOnConversation();
+  const uploads = () => platform.uploaded.filter((upload) => upload.phoneNumberId === c.phoneNumberId).length;
+  const url = `${files.url}/photo.png?conversation=${c.conversationId}`;
+  const asked = () => fetched.filter((path) => path.includes(c.conversationId)).length;
+
+  const notTaken = await c.asAgent('POST', '/media-messages', { type: 'image', url });
+  t.is(notTaken.status, 409, JSON.stringify(notTaken.body));
+  t.is(notTaken.body.error.code, 'conflict');
+  t.regex(notTaken.body.error.message, /Take the conversation over/);
+
+  const other = await createUser(stack.api, c.tenant.tenant.id, 'agent', 'Grace');
+  const path = `/agent/conversations/${c.conversationId}`;
+  t.is((await stack.api.request('POST', `${path}/take-over`, { headers: other.headers })).status, 200);
+  const takenByAnother = await c.asAgent('POST', '/media-messages', { type: 'image', url });
+  t.is(takenByAnother.status, 409, JSON.stringify(takenByAnother.body));
+  t.is(takenByAnother.body.error.code, 'conflict');
+  t.is(asked(), 0, 'the file was never fetched');
+  t.is(uploads(), 0, 'nothing was uploaded');
+
+  // The agent who has it sends the same file: fetched and uploaded once.
+  const sent = await stack.api.request('POST', `${path}/media-messages`, {
+    headers: other.headers,
+    body: { type: 'image', url },
+  });
+  t.is(sent.status, 202, JSON.stringify(sent.body));
+  t.is(asked(), 1);
+  t.is(uploads(), 1);
+});
+
+test('a token revoked by the time of the upload: 502, and the connection is token_invalid as after a refused send', async (t) => {
+  const c = await agentOnConversation();
+  t.is((await c.takeOver()).status, 200);
+  // Everything so far has gone out (the AI's answer, the notice that Ada joined): the upload is the first to meet the revoked token.
+  await eventually(
+    () => c.asAgent('GET', ''),
+    (read) =>
+      read.body.messages.some((m: any) => m.author === 'system') &&
+      read.body.messages.every((m: any) => m.author === 'visitor' || m.delivery.status !== 'pending'),
+    { timeoutMs: 30_000 },
+  );
+  const status = () => stack.api.redis.hGet(`${stack.api.config.redis.prefix}:messaging-connection:${c.connectionId}`, 'status');
+  t.is(await status(), 'active');
+  platform.revokeToken(c.accessToken);
+
+  const refused = await c.asAgent('POST', '/media-messages', {
+    type: 'image',
+    url: `${files.url}/photo.png?revoked=${c.conversationId}`,
+  });
+  t.is(refused.status, 502, JSON.stringify(refused.body));
+  t.is(refused.body.error.code, 'media_upload_failed');
+  t.regex(refused.body.error.message, /code 190/);
+  t.is(await status(), 'token_invalid');
+
+  // From then on nothing is fetched, uploaded or sent with it.
+  const again = await c.asAgent('POST', '/media-messages', {
+    type: 'image',
+    url: `${files.url}/photo.png?again=${c.conversationId}`,
+  });
+  t.is(again.status, 409, JSON.stringify(again.body));
+  t.is(again.body.error.code, 'token_invalid');
+  t.false(fetched.some((path) => path.includes(`again=${c.conversationId}`)));
+});
+
 test('with the production address rules, a URL at a private address is refused (SSRF)', async (t) => {
   const strict = await startIngestionStack(
     { GRAPH_API_BASE_URL: platform.url, OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'false' },
@@ -287,6 +362,13 @@ test('with the production address rules, a URL at a private address is refused (
   );
   t.teardown(() => strict.close());
   const c = await agentOnConversation(strict.api);
+  // No worker here to take the conversation over: its record says Ada has it, as the worker would write.
+  await createConversationRecords(strict.api.redis, strict.api.config.redis.prefix).setStatus(
+    { conversationId: c.conversationId, tenantId: c.tenant.tenant.id },
+    'agent',
+    'Ada',
+    c.agent.id,
+  );
   for (const url of [`${files.url}/photo.png`, 'http://169.254.169.254/latest/meta-data/iam.png', 'http://[::1]:80/a.png']) {
     const answer = await c.asAgent('POST', '/media-messages', { type: 'image', url });
     t.is(answer.status, 400, url);

@@ -163,7 +163,7 @@ export function createConversationActivities({
       effectId: number;
     }): Promise<void> {
       const { conversation: ref } = input;
-      await records.setStatus(ref, input.status, input.agent?.name ?? null);
+      await records.setStatus(ref, input.status, input.agent?.name ?? null, input.agent?.agentId ?? null);
       if (input.notice) {
         const text = notices[input.notice](stringsFor(resolveLocale(ref.locale)), input.agent);
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));

@@ -215,3 +215,32 @@ test('a run reads only the transcript after its delivery cursor, and keeps the o
   t.is(reads.messages, 0);
   t.deepEqual(inbox(), texts);
 });
+
+test("131047 while our clock reads the window open: the platform's word closes it until the customer writes again", async (t) => {
+  const { ref, customer, channel, run, say, inbox } = await setUp();
+  platform.failNext(1, graphErrors.outsideWindow, { to: customer });
+  const first = await say('Hello, Ada here.');
+  const second = await say('Are you still there?');
+  const result = await run();
+  t.like(result, { sent: 0, failed: 2, windowClosed: true });
+  t.like(await channel.deliveryOf(ref.conversationId, first.id), { status: 'failed', problem: { code: 'window_closed' } });
+  const refusedHere = await channel.deliveryOf(ref.conversationId, second.id);
+  t.like(refusedHere, { status: 'failed', problem: { code: 'window_closed' } });
+  t.regex(refusedHere!.problem!.message, /window has closed/, 'refused by our record, without asking the platform');
+  t.true((await channel.windowOpenUntil(ref.conversationId))!.getTime() <= Date.now());
+  t.deepEqual(inbox(), []);
+
+  // The customer writes again: the window is open for 24 hours and the next message goes out.
+  await channel.noteCustomerMessage(ref.conversationId, new Date(Date.now() + 1));
+  t.true((await channel.windowOpenUntil(ref.conversationId))!.getTime() > Date.now() + 23 * 3600 * 1000);
+  await say('Good: your return is approved.');
+  t.like(await run(), { sent: 1, failed: 0 });
+  t.deepEqual(inbox(), ['*Ada:* Good: your return is approved.']);
+});
+
+test("a refusal older than the customer's latest message changes nothing: it was about an older window", async (t) => {
+  const { ref, channel } = await setUp();
+  const until = await channel.windowOpenUntil(ref.conversationId);
+  await channel.closeWindow(ref.conversationId, new Date(Date.now() - 60_000));
+  t.deepEqual(await channel.windowOpenUntil(ref.conversationId), until);
+});

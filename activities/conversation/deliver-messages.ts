@@ -7,6 +7,7 @@ import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js'
 import { GraphApiError, type GraphClient, type GraphCredential } from '#messaging/graph-client.js';
 import { extrasPayloads, sendableOutsideWindow } from '#messaging/agent-extras.js';
 import { deliveryProblemCode } from '#messaging/graph-errors.js';
+import { markIfTokenRefused } from '#messaging/token-refusal.js';
 import { choiceMessages, textMessages } from '#messaging/outbound-message.js';
 import type { ConversationRef } from '#workflows/conversation/types.js';
 
@@ -160,12 +161,13 @@ export function createDeliveryActivities({
         } catch (error) {
           if (error instanceof GraphApiError && error.kind === 'retryable') metrics.delivered('retried');
           if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;
-          if (error.kind === 'token_invalid') {
-            await connections.markTokenInvalid(connection.id);
-            tokenInvalid = true;
-          }
+          if (await markIfTokenRefused(connections, connection.id, error)) tokenInvalid = true;
           await fail(ref, message, codeOf(error), error.details || error.title, platformIds.filter(isString));
-          if (error.kind === 'window_closed') result.windowClosed = true;
+          if (error.kind === 'window_closed') {
+            // The platform's clock is the truth: what follows is refused before it reaches the platform.
+            await channel.closeWindow(conversationId, now());
+            result.windowClosed = true;
+          }
           return 'failed';
         }
         await channel.recordSent(conversationId, message.id, platformIds as string[], connection.id);
@@ -194,7 +196,7 @@ export function createDeliveryActivities({
             ref,
             message,
             'window_closed',
-            'More than 24 hours have passed since the customer last wrote: the platform only allows approved templates.',
+            'The customer-service window has closed (24 hours since the customer last wrote, or the platform refused a message for it): the platform only allows approved templates.',
             parts.filter(isString),
           );
           result.windowClosed = true;
@@ -251,7 +253,7 @@ function isString(value: string | undefined): value is string {
  */
 function payloadsOf(ref: ConversationRef, message: ChatMessage, replyTo?: string): object[] {
   const to = ref.messaging!.customer;
-  const extras = extrasPayloads(to, message);
+  const extras = extrasPayloads(to, message, replyTo);
   if (extras) return extras;
   if (message.author === 'ai' && message.outcome === 'unknown') {
     const label = stringsFor(resolveLocale(ref.locale)).handoffButton;

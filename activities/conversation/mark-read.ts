@@ -1,5 +1,6 @@
 import { log } from '@temporalio/activity';
 import { GraphApiError } from '#messaging/graph-client.js';
+import { markIfTokenRefused } from '#messaging/token-refusal.js';
 import type { ConversationRef } from '#workflows/conversation/types.js';
 import type { DeliveryDeps } from './deliver-messages.js';
 
@@ -39,7 +40,7 @@ export function createMarkReadActivities({ channel, connections, graph }: MarkRe
       } catch (error) {
         if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;
         // A refused token is refused for sends too: the connection says so, and nothing more is sent with it.
-        if (error.kind === 'token_invalid') await connections.markTokenInvalid(connection.id);
+        await markIfTokenRefused(connections, connection.id, error);
         log.warn('the platform refused a read receipt', { code: error.code, kind: error.kind });
       }
     },

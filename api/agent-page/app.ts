@@ -250,6 +250,10 @@ function moveDelivery(messageId: string, delivery: Delivery) {
   // A failure is the conversation's latest delivery problem too: the notice above the transcript says why, live.
   if (delivery.status === 'failed' && delivery.error && state.conversation) {
     state.conversation.deliveryProblem = delivery.error;
+    // The platform refused it for the closed window: closed, as the API now says, until the customer writes.
+    const until = state.conversation.windowOpenUntil;
+    if (delivery.error.code === 'window_closed' && until && Date.parse(until) > Date.parse(delivery.error.at))
+      state.conversation.windowOpenUntil = delivery.error.at;
     renderDetail();
   } else renderTranscript();
 }
@@ -326,7 +330,7 @@ function renderDetail() {
     windowNote.className = open ? 'notice' : 'notice closed';
     windowNote.textContent = open
       ? `Reply window open until ${time(conversation.windowOpenUntil)} (24 hours after the customer last wrote).`
-      : 'Reply window closed: the customer wrote more than 24 hours ago; only an approved template may be sent.';
+      : 'Reply window closed (the customer wrote more than 24 hours ago, or the platform refused a message for it): only an approved template may be sent.';
   }
   const problem = conversation.deliveryProblem;
   $('problem').hidden = !problem;
@@ -356,7 +360,11 @@ function renderTranscript() {
 function addMessage(message: Message) {
   if (state.messages.some((known) => known.id === message.id)) return;
   state.messages.push(message);
-  renderTranscript();
+  // A customer's message on the messaging channel opens the reply window again, for 24 hours.
+  if (message.author === 'visitor' && state.conversation?.channel === 'messaging') {
+    state.conversation.windowOpenUntil = new Date(Date.parse(message.createdAt) + 24 * 3600 * 1000).toISOString();
+    renderDetail();
+  } else renderTranscript();
 }
 
 function select(conversationId: string) {

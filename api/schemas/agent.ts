@@ -67,7 +67,7 @@ const summaryProperties = {
   windowOpenUntil: nullable({
     ...timestamp,
     description:
-      'Messaging only: until when free-form replies may be sent (24 hours after the customer last wrote); null when unknown.',
+      'Messaging only: until when free-form replies may be sent (24 hours after the customer last wrote; once the platform refused a message for the closed window, the time of that refusal, until the customer writes again); null when unknown.',
   }),
   deliveryProblem: nullable({
     ...deliveryProblem,

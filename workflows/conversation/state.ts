@@ -11,6 +11,7 @@ import type {
   VisitorMessage,
   VisitorMessageResult,
 } from './types.js';
+import { agentReplyRefusal } from './reply-rule.js';
 
 /** How many recent message ids are remembered to drop redeliveries. */
 const seenLimit = 500;
@@ -125,10 +126,7 @@ export class Conversation {
   }
 
   refuseAgentReply(agentId: string): string | null {
-    if (this.closed) return 'The conversation is closed.';
-    if (this.state.status !== 'agent' || this.state.agent?.agentId !== agentId)
-      return 'Take the conversation over before replying.';
-    return null;
+    return agentReplyRefusal(this.state.status, this.state.agent?.agentId, agentId);
   }
 
   agentReply(reply: AgentReply, now: number): number {

@@ -2,6 +2,7 @@ import type { ConversationRecord } from '#conversations/records.js';
 import type { MessagingConnections } from '#messaging/connections.js';
 import { GraphApiError } from '#messaging/graph-errors.js';
 import type { GraphMediaClient } from '#messaging/graph-media.js';
+import { markIfTokenRefused } from '#messaging/token-refusal.js';
 import { fetchMedia, MediaFetchError, mediaText, type MediaType } from '#messaging/media.js';
 import { parameterProblems, renderTemplate, type MessageTemplate, type MessageTemplates } from '#messaging/templates.js';
 import type { OutboundFiles } from '#platform/outbound/outbound-http.js';
@@ -9,7 +10,7 @@ import type { AgentReplyExtras } from '#workflows/conversation/types.js';
 import { AppError, invalidPayload } from '#api/errors.js';
 
 export interface ReplyExtrasDeps {
-  connections: Pick<MessagingConnections, 'get' | 'credentialsOf'>;
+  connections: Pick<MessagingConnections, 'get' | 'credentialsOf' | 'markTokenInvalid'>;
   templates: Pick<MessageTemplates, 'list' | 'get'>;
   /** The one way out for the agent's file (`platform/outbound/`), and the platform's media endpoint. */
   media: { http: OutboundFiles; graph: GraphMediaClient };
@@ -68,7 +69,9 @@ export function createReplyExtras({ connections, templates, media }: ReplyExtras
 
     /**
      * The file at `url`, fetched within our limits and uploaded to the platform: 400 with a `media_*`
-     * code when the file cannot be taken, 502 `media_upload_failed` when the platform refuses it.
+     * code when the file cannot be taken, 502 `media_upload_failed` when the platform refuses it (a
+     * refused token also marks the connection `token_invalid`, as a refused send does; from then on,
+     * 409 `token_invalid` before anything is fetched).
      */
     async media(
       conversation: ConversationRecord,
@@ -78,6 +81,13 @@ export function createReplyExtras({ connections, templates, media }: ReplyExtras
       const connection = await connections.get(connectionId);
       if (!connection) {
         throw new AppError(409, 'connection_removed', 'The messaging connection of this conversation no longer exists.');
+      }
+      if (connection.status === 'token_invalid') {
+        throw new AppError(
+          409,
+          'token_invalid',
+          "The platform refused this connection's access token: nothing is sent on it until the token is replaced.",
+        );
       }
       let file;
       try {
@@ -97,6 +107,8 @@ export function createReplyExtras({ connections, templates, media }: ReplyExtras
         );
       } catch (error) {
         if (!(error instanceof GraphApiError)) throw error;
+        // A refused token is refused for sends too: the connection says so, as after a refused send.
+        await markIfTokenRefused(connections, connection.id, error);
         const code = error.code === null ? '' : ` (code ${error.code})`;
         throw new AppError(502, 'media_upload_failed', `The platform refused the file${code}: ${error.details || error.title}`);
       }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { replyRefusal } from './reply-refusal.js';
+import { agentRefusal, replyRefusal } from './reply-refusal.js';
 
 const now = new Date('2026-11-25T10:00:00.000Z');
 const hoursFromNow = (hours: number) => new Date(now.getTime() + hours * 3600_000);
@@ -23,4 +23,21 @@ test('messaging: a passed or unknown window refuses with 409 window_closed, nami
     t.regex(refusal!.message, /24 hours/);
     t.regex(refusal!.message, /approved template/);
   }
+});
+
+test("the agent check before a file is fetched: the workflow's rule, as the record reads", (t) => {
+  t.is(agentRefusal({ status: 'agent', agentId: 'ada' }, 'ada'), null);
+  for (const record of [
+    { status: 'agent' as const, agentId: 'grace' },
+    { status: 'waiting_for_agent' as const },
+    { status: 'ai' as const },
+  ]) {
+    const refusal = agentRefusal(record, 'ada');
+    t.is(refusal?.status, 409, record.status);
+    t.is(refusal?.code, 'conflict');
+    t.regex(refusal!.message, /Take the conversation over/);
+  }
+  t.is(agentRefusal({ status: 'closed' }, 'ada')?.code, 'conversation_closed');
+  // A record written before agent ids were kept cannot tell: the workflow decides.
+  t.is(agentRefusal({ status: 'agent' }, 'ada'), null);
 });

@@ -1,5 +1,6 @@
 import type { ConversationRecord } from '#conversations/records.js';
-import { AppError } from '#api/errors.js';
+import { agentReplyRefusal } from '#workflows/conversation/reply-rule.js';
+import { AppError, conflict, conversationClosed } from '#api/errors.js';
 
 /**
  * Why an agent's reply may not be sent before the workflow is even asked, or null. On the messaging
@@ -17,6 +18,20 @@ export function replyRefusal(
   return new AppError(
     409,
     'window_closed',
-    'The customer wrote more than 24 hours ago, so only an approved template may be sent (POST /agent/conversations/{conversationId}/template-messages).',
+    'The reply window has closed (the customer wrote more than 24 hours ago, or the platform refused a message for it), so only an approved template may be sent (POST /agent/conversations/{conversationId}/template-messages).',
   );
+}
+
+/**
+ * Why `agentId` may not send on this conversation as its record reads, or null: the workflow's rule
+ * (`agentReplyRefusal`: only the agent who took it over), applied before costly work such as
+ * fetching and uploading a file. The workflow checks again when asked (the record follows it a
+ * moment behind). A record that names no agent while with one (written before agent ids were kept)
+ * is left to the workflow.
+ */
+export function agentRefusal(conversation: Pick<ConversationRecord, 'status' | 'agentId'>, agentId: string): AppError | null {
+  if (conversation.status === 'agent' && conversation.agentId === undefined) return null;
+  const reason = agentReplyRefusal(conversation.status, conversation.agentId, agentId);
+  if (!reason) return null;
+  return conversation.status === 'closed' ? conversationClosed() : conflict(reason);
 }

@@ -15,7 +15,7 @@ import type { Agent } from '#workflows/conversation/types.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 import { tokenFromQuery } from './query-token.js';
 import type { PreparedReply, ReplyExtras } from './reply-extras.js';
-import { replyRefusal } from './reply-refusal.js';
+import { agentRefusal, replyRefusal } from './reply-refusal.js';
 import { AppError, conflict, conversationClosed, invalidPayload } from '#api/errors.js';
 import { ownedBy } from '#api/ownership.js';
 import type { EventStreams, StreamCap, StreamRecheck } from '#api/event-stream.js';
@@ -235,7 +235,7 @@ export function createAgentRouter({
       summary: 'Reply to the customer',
       description:
         'Only the agent who took the conversation over may reply (409 `conflict` otherwise). The reply is accepted (202) and then appears in the transcript and on the channel. ' +
-        'Messaging: more than 24 hours after the customer last wrote, free-form replies are refused with 409 `window_closed`: send an approved template instead (`…/template-messages`). ' +
+        'Messaging: more than 24 hours after the customer last wrote (or once the platform refused a message for the closed window, until the customer writes again), free-form replies are refused with 409 `window_closed`: send an approved template instead (`…/template-messages`). ' +
         'The `messageId` is the retry key: a reply sent again with it attaches to the first. Not taken up within `WORKFLOW_WAIT_SECONDS`: 503 `action_not_confirmed` (its details carry the `messageId` to retry with).',
       body: agentReplyRequest,
       responses: { 202: { description: 'The reply is accepted', schema: agentReplyResponse } },
@@ -290,11 +290,12 @@ export function createAgentRouter({
     {
       summary: 'Send an image or a document',
       description:
-        'Messaging only (409 `unsupported_on_channel` on the widget: send the link as text there), within the 24-hour window (409 `window_closed`). ' +
+        'Messaging only (409 `unsupported_on_channel` on the widget: send the link as text there), within the 24-hour window (409 `window_closed`), ' +
+        'by the agent who took the conversation over (409 `conflict` otherwise, checked before anything is fetched). ' +
         'The service fetches `url` through its outbound client (public addresses only in production) and uploads the file to the platform. ' +
         'Images: JPEG or PNG up to 5 MB; documents: PDF, plain text, Word, Excel or PowerPoint up to 16 MB. ' +
         'A file it cannot take is 400 with the reason: `media_refused` (the address is not public or not http(s)), `media_unavailable` (no answer, or not 200), `media_too_large`, `media_type_not_allowed`; ' +
-        'one the platform refuses is 502 `media_upload_failed`. A retry with the same `messageId` fetches and uploads again, but sends once.',
+        'one the platform refuses is 502 `media_upload_failed` (a refused token also marks the connection `token_invalid`, after which the route answers 409 `token_invalid` before fetching). A retry with the same `messageId` fetches and uploads again, but sends once.',
       body: agentMediaRequest,
       responses: { 202: { description: 'The file is accepted', schema: agentReplyResponse } },
       errors: [404, 409, 502],
@@ -303,7 +304,9 @@ export function createAgentRouter({
       const conversation = await open(owned(ctx.state.user.tenantId, ctx.params.conversationId!));
       const { messageId = randomUUID(), ...file } = ctx.request.body;
       if (conversation.channel === 'messaging') {
-        const refusal = replyRefusal(conversation, await windowOf(conversation), now());
+        // Nothing is fetched or uploaded for an agent who may not send: the workflow checks again.
+        const refusal =
+          agentRefusal(conversation, ctx.state.user.id) ?? replyRefusal(conversation, await windowOf(conversation), now());
         if (refusal) throw refusal;
       }
       await sendReply(ctx, conversation, messageId, await extras.media(conversation, file));
