@@ -27,6 +27,7 @@ import { createEventEmitter } from './emitter.js';
 import { createEventEndpoints } from './endpoints.js';
 import { eventIdOf, eventTypes, type EventType, type NewEvent } from './event-types.js';
 import { deliverySettingsOf } from './settings.js';
+import { eventDeliveryWorkflowId, eventEndpointWorkflowId } from '#workflows/ids.js';
 
 /*
  * Outbound events end to end, all real: the API, a worker, Temporal and Redis, and a local receiver
@@ -364,6 +365,79 @@ test.serial(
       (ids) => ids.length > 0,
     );
     t.deepEqual(deliveredIds(target), [after.id]);
+  },
+);
+
+test.serial(
+  'a backlog past its cap behind a failing event disables the endpoint at once, skips the queue, and the sequencer ends cleanly',
+  async (t) => {
+    const target = await receiver();
+    const tenant = await subscribedTenant(target, ['message.created']);
+    const tenantId = tenant.tenant.id;
+    target.answerWith(() => 503);
+    // A horizon of an hour: only the cap can stop this.
+    const emit = emitter({ horizonMs: 3_600_000, maxIntervalMs: 1_000, idleMs: 2_000, backlogMaxEvents: 5 });
+    const events = Array.from({ length: 10 }, (_, index) => fact(`${randomUUID()}-${index}`));
+    // The first four become deliveries (one attempting, three started ahead); the next five wait
+    // queued, at the cap; the tenth is one too many.
+    for (const event of events.slice(0, 4)) await emit.emit(tenantId, event);
+    await eventually(
+      () =>
+        temporal.client.workflow
+          .getHandle(eventDeliveryWorkflowId(tenantId, tenant.endpointId, events[3]!.id))
+          .describe()
+          .then(() => true)
+          .catch(() => false),
+      (started) => started,
+    );
+    for (const event of events.slice(4)) await emit.emit(tenantId, event);
+
+    const path = `/integrations/event-endpoints/${tenant.endpointId}`;
+    const { body: endpoint } = await eventually(
+      () => tenant.asAdmin('GET', path),
+      ({ body }) => body.status === 'disabled',
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    t.is(
+      endpoint.disabledReason,
+      `More events waited than the backlog allows (5 events) while event ${events[0]!.id} (message.created) kept failing: answered 503 Service Unavailable`,
+    );
+
+    // The sequencer ends by itself once its deliveries under way found the endpoint disabled.
+    const sequencer = temporal.client.workflow.getHandle(eventEndpointWorkflowId(tenantId, tenant.endpointId));
+    await eventually(
+      async () => (await sequencer.describe()).status.name,
+      (status) => status !== 'RUNNING',
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    t.is((await sequencer.describe()).status.name, 'COMPLETED');
+
+    const { body } = await tenant.asAdmin('GET', `${path}/deliveries`);
+    const outcomesOf = (id: string) =>
+      body.deliveries
+        .filter((attempt: any) => attempt.eventId === id)
+        .reverse()
+        .map((attempt: any) => attempt.outcome);
+    for (const event of events.slice(1)) t.deepEqual(outcomesOf(event.id), ['skipped'], event.data.name as string);
+    const head = outcomesOf(events[0]!.id);
+    t.true(head.length >= 2 && head.slice(0, -1).every((outcome: string) => outcome === 'failed'), head.join());
+    t.is(head.at(-1), 'skipped', 'the failing event too, at its next attempt');
+    t.true(
+      attemptedIds(target).every((id) => id === events[0]!.id),
+      'only the failing event was ever sent',
+    );
+
+    // Re-enabled, the next events arrive, in order.
+    t.like((await tenant.asAdmin('POST', `${path}/enable`)).body, { status: 'active' });
+    target.answerWith(() => 204);
+    const after = ['a', 'b', 'c'].map((name) => fact(`${randomUUID()}-after-${name}`));
+    for (const event of after) await emit.emit(tenantId, event);
+    await eventually(
+      async () => deliveredIds(target),
+      (ids) => ids.length >= after.length,
+      { timeoutMs: 30_000 },
+    );
+    assertEachOnceInOrder(t, target, after);
   },
 );
 

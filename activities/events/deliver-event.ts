@@ -4,11 +4,11 @@ import type { EventEndpoints } from '#outbound-events/endpoints.js';
 import type { EventType } from '#outbound-events/event-types.js';
 import { signatureHeaders, signatureOf } from '#outbound-events/signature.js';
 import { OutboundError, type OutboundPost } from '#platform/outbound/outbound-http.js';
-import type { AttemptResult, EventEnvelope } from '#workflows/events/types.js';
+import type { AttemptResult, EventEnvelope, EventRef } from '#workflows/events/types.js';
 
 export interface EventDeliveryDeps {
   endpoints: Pick<EventEndpoints, 'get' | 'signingSecretOf' | 'disable'>;
-  deliveries: Pick<DeliveryLog, 'record'>;
+  deliveries: Pick<DeliveryLog, 'record' | 'recent'>;
   /** The SSRF-safe way out (platform/outbound/). */
   http: OutboundPost;
   /** One request's time (EVENT_DELIVERY_TIMEOUT_SECONDS). */
@@ -19,7 +19,7 @@ export interface EventDeliveryDeps {
 interface DeliveryInput {
   tenantId: string;
   endpointId: string;
-  event: EventEnvelope;
+  event: EventRef;
   attempt: number;
 }
 
@@ -54,6 +54,9 @@ export function createEventDeliveryActivities({
       error: entry.error ?? null,
       at: now().toISOString(),
     });
+  /** An event not sent because its endpoint is disabled (by a give-up, an overflow or an admin). */
+  const recordSkipped = (input: DeliveryInput) =>
+    record(input, { outcome: 'skipped', attempt: 0, error: 'The endpoint is disabled.' });
 
   return {
     /**
@@ -61,11 +64,11 @@ export function createEventDeliveryActivities({
      * `failed` with its reason (the workflow waits and tries again). An endpoint removed, disabled or
      * of another tenant is `skipped`. Only Redis or the secrets failing throw (Temporal retries those).
      */
-    async attemptEventDelivery(input: DeliveryInput): Promise<AttemptResult> {
+    async attemptEventDelivery(input: DeliveryInput & { event: EventEnvelope }): Promise<AttemptResult> {
       const endpoint = await endpoints.get(input.endpointId);
       if (!endpoint || endpoint.tenantId !== input.tenantId) return { outcome: 'skipped' };
       if (endpoint.status !== 'active') {
-        await record(input, { outcome: 'skipped', attempt: 0, error: 'The endpoint is disabled.' });
+        await recordSkipped(input);
         return { outcome: 'skipped' };
       }
       const secret = await endpoints.signingSecretOf(endpoint);
@@ -116,6 +119,28 @@ export function createEventDeliveryActivities({
         input.endpointId,
         `Deliveries failed for the whole retry period (event ${input.event.id}, ${input.event.type}): ${input.lastError}`,
       );
+    },
+
+    /**
+     * The endpoint's sequencer holds more events than its backlog cap: the endpoint is disabled at
+     * once, naming the backlog and the last error of the delivery holding it up (the latest failed
+     * attempt in its deliveries list), and the queued events are recorded as skipped, like those
+     * queued behind a give-up. The deliveries under way find the endpoint disabled at their next
+     * attempt and are skipped too.
+     */
+    async giveUpEventBacklog(input: {
+      tenantId: string;
+      endpointId: string;
+      skipped: EventRef[];
+      /** The cap passed: `5000 events` or `1000000 characters`. */
+      cap: string;
+    }): Promise<void> {
+      const [lastFailure] = (await deliveries.recent(input.endpointId)).filter((entry) => entry.outcome === 'failed');
+      const holdingUp = lastFailure
+        ? `event ${lastFailure.eventId} (${lastFailure.type}) kept failing: ${lastFailure.error}`
+        : 'the delivery under way had not finished';
+      await endpoints.disable(input.endpointId, `More events waited than the backlog allows (${input.cap}) while ${holdingUp}`);
+      for (const event of input.skipped) await recordSkipped({ ...input, event, attempt: 0 });
     },
   };
 }

@@ -1,9 +1,25 @@
-import { allHandlersFinished, condition, continueAsNew, log, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { eventDeliveryWorkflowId } from '../ids.js';
 import { deliverEventWorkflow } from './deliver-event.js';
 import { outboundEventSignal, previousDeliveredSignal } from './messages.js';
-import type { DeliverEventsInput, EventEnvelope } from './types.js';
+import type { Activities } from '#activities/index.js';
+import { defaultBacklog, type DeliverEventsInput, type EventEnvelope } from './types.js';
+
+// Redis away is retried here; the skipped list is a few hundred kB at most (ids and types).
+const { giveUpEventBacklog } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
 
 /** Ids of the latest events remembered for deduplication (the child's id catches older repeats). */
 const rememberedIds = 500;
@@ -11,6 +27,9 @@ const rememberedIds = 500;
 const maxHistoryEvents = 2_000;
 /** Deliveries started at once: the first attempting, the others started ahead and waiting their turn. */
 const startedAhead = 4;
+
+/** What an envelope weighs in the backlog: the characters of its JSON (deterministic, close to its payload). */
+const sizeOf = (event: EventEnvelope) => JSON.stringify(event).length;
 
 /** A delivery the sequencer started: settled once its workflow completed (or could not start). */
 interface Delivery {
@@ -30,20 +49,41 @@ interface Delivery {
  * workflow to hear of a completion and start a child. It ends after `idleMs` with nothing to send
  * or under way, and continues as new before its history grows large (once nothing is under way),
  * carrying what is still queued.
+ *
+ * While the delivery at the head keeps failing (for up to the retry horizon), nothing else leaves
+ * the queue and every new event adds its envelope to this history. So the queue is capped
+ * (`backlogMaxEvents`, `backlogMaxBytes`): an event that would pass the cap disables the endpoint
+ * (`giveUpEventBacklog`), and the queue and that event are recorded as skipped and dropped. The
+ * deliveries under way are skipped at their next attempt, and the emitter sends nothing more.
  */
 export async function deliverEventsWorkflow(input: DeliverEventsInput): Promise<void> {
   const queue: EventEnvelope[] = [...(input.pending ?? [])];
   const recent: string[] = [...(input.seen ?? [])];
   const seen = new Set(recent);
+  const maxEvents = input.settings.backlogMaxEvents ?? defaultBacklog.maxEvents;
+  const maxBytes = input.settings.backlogMaxBytes ?? defaultBacklog.maxBytes;
+  let queuedBytes = queue.reduce((sum, event) => sum + sizeOf(event), 0);
   let underWay = 0;
   let previous: Delivery | undefined;
 
-  setHandler(outboundEventSignal, (event) => {
+  setHandler(outboundEventSignal, async (event) => {
     if (seen.has(event.id)) return;
     seen.add(event.id);
     recent.push(event.id);
     if (recent.length > rememberedIds) seen.delete(recent.shift()!);
-    queue.push(event);
+    const size = sizeOf(event);
+    const cap =
+      queue.length + 1 > maxEvents ? `${maxEvents} events` : queuedBytes + size > maxBytes ? `${maxBytes} characters` : undefined;
+    if (cap === undefined) {
+      queue.push(event);
+      queuedBytes += size;
+      return;
+    }
+    const skipped = [...queue, event].map(({ id, type }) => ({ id, type }));
+    queue.length = 0;
+    queuedBytes = 0;
+    log.warn('event backlog over its cap: endpoint disabled', { endpointId: input.endpointId, skipped: skipped.length });
+    await giveUpEventBacklog({ tenantId: input.tenantId, endpointId: input.endpointId, skipped, cap });
   });
 
   for (;;) {
@@ -56,7 +96,10 @@ export async function deliverEventsWorkflow(input: DeliverEventsInput): Promise<
       if (!woken && queue.length === 0) break;
     }
     await condition(() => underWay < startedAhead);
+    // Emptied meanwhile by a backlog give-up.
+    if (queue.length === 0) continue;
     const event = queue.shift()!;
+    queuedBytes -= sizeOf(event);
     underWay += 1;
     const delivery = deliver(input, event, previous, queue[0]);
     void delivery.done.finally(() => (underWay -= 1));

@@ -20,7 +20,18 @@ export interface DeliverySettings {
   horizonMs: number;
   /** How long a sequencer with nothing to send waits before it ends (the next event starts it again). */
   idleMs: number;
+  /**
+   * The most events a sequencer holds queued (behind the delivery under way) before it gives up on
+   * the endpoint: the ones queued are skipped and the endpoint disabled. Absent in sequencers started
+   * before it existed: `defaultBacklog` applies.
+   */
+  backlogMaxEvents?: number;
+  /** The same, in characters of the queued envelopes' JSON (kept well under Temporal's 2 MB payload limit). */
+  backlogMaxBytes?: number;
 }
+
+/** The backlog cap when the settings carry none (see docs/outbound-events.md, "Backlog cap"). */
+export const defaultBacklog = { maxEvents: 5_000, maxBytes: 1_000_000 } as const;
 
 export interface DeliverEventsInput {
   tenantId: string;
@@ -42,6 +53,9 @@ export interface DeliverEventInput {
   /** The workflow id of the next event's delivery, if known: told `previousDelivered` once this one is done. */
   successorId?: string;
 }
+
+/** An event as the deliveries list names it: what the sequencer hands over of the events it skips. */
+export type EventRef = Pick<EventEnvelope, 'id' | 'type'>;
 
 /** How a delivery ended. */
 export type DeliveryOutcome = 'delivered' | 'gave_up' | 'skipped';
