@@ -368,18 +368,24 @@ test.serial(
   },
 );
 
-test.serial(
-  'a backlog past its cap behind a failing event disables the endpoint at once, skips the queue, and the sequencer ends cleanly',
-  async (t) => {
+/** An envelope's weight in the backlog: the characters of its JSON, as the sequencer counts them. */
+const envelopeSize = (tenantId: string, event: NewEvent) =>
+  JSON.stringify({ ...event, tenantId, createdAt: new Date().toISOString() }).length;
+
+const backlogOverflows = test.macro(
+  async (t, capOf: (envelopeSize: number) => { backlogMaxEvents: number } | { backlogMaxBytes: number }, queuedAtCap: number) => {
     const target = await receiver();
     const tenant = await subscribedTenant(target, ['message.created']);
     const tenantId = tenant.tenant.id;
     target.answerWith(() => 503);
+    const events = Array.from({ length: 4 + queuedAtCap + 1 }, (_, index) => fact(`${randomUUID()}-${index}`));
     // A horizon of an hour: only the cap can stop this.
-    const emit = emitter({ horizonMs: 3_600_000, maxIntervalMs: 1_000, idleMs: 2_000, backlogMaxEvents: 5 });
-    const events = Array.from({ length: 10 }, (_, index) => fact(`${randomUUID()}-${index}`));
-    // The first four become deliveries (one attempting, three started ahead); the next five wait
-    // queued, at the cap; the tenth is one too many.
+    // The envelopes here are all of one size.
+    const cap = capOf(envelopeSize(tenantId, events[0]!));
+    const capText = 'backlogMaxEvents' in cap ? `${cap.backlogMaxEvents} events` : `${cap.backlogMaxBytes} characters`;
+    const emit = emitter({ horizonMs: 3_600_000, maxIntervalMs: 1_000, idleMs: 2_000, ...cap });
+    // The first four become deliveries (one attempting, three started ahead); the next ones wait
+    // queued, up to the cap; the last is one too many.
     for (const event of events.slice(0, 4)) await emit.emit(tenantId, event);
     await eventually(
       () =>
@@ -400,7 +406,7 @@ test.serial(
     );
     t.is(
       endpoint.disabledReason,
-      `More events waited than the backlog allows (5 events) while event ${events[0]!.id} (message.created) kept failing: answered 503 Service Unavailable`,
+      `More events waited than the backlog allows (${capText}) while event ${events[0]!.id} (message.created) kept failing: answered 503 Service Unavailable`,
     );
 
     // The sequencer ends by itself once its deliveries under way found the endpoint disabled.
@@ -439,6 +445,20 @@ test.serial(
     );
     assertEachOnceInOrder(t, target, after);
   },
+);
+
+test.serial(
+  'a backlog past its cap of events behind a failing event disables the endpoint at once, skips the queue, and the sequencer ends cleanly',
+  backlogOverflows,
+  () => ({ backlogMaxEvents: 5 }),
+  5,
+);
+
+test.serial(
+  'a backlog past its cap of characters does the same',
+  backlogOverflows,
+  (size) => ({ backlogMaxBytes: Math.floor(size * 2.5) }), // two queued envelopes fit, not three
+  2,
 );
 
 test.serial(
