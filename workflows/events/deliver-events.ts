@@ -51,10 +51,11 @@ interface Delivery {
  * carrying what is still queued.
  *
  * While the delivery at the head keeps failing (for up to the retry horizon), nothing else leaves
- * the queue and every new event adds its envelope to this history. So the queue is capped
- * (`backlogMaxEvents`, `backlogMaxBytes`): an event that would pass the cap disables the endpoint
- * (`giveUpEventBacklog`), and the queue and that event are recorded as skipped and dropped. The
- * deliveries under way are skipped at their next attempt, and the emitter sends nothing more.
+ * the queue and every new event adds its envelope to this history. So the backlog (the events taken
+ * in and not yet done: queued or under way) is capped (`backlogMaxEvents`, `backlogMaxBytes`): an
+ * event that would pass the cap disables the endpoint (`giveUpEventBacklog`), and the queue and that
+ * event are recorded as skipped and dropped. The deliveries under way are skipped at their next
+ * attempt, and the emitter sends nothing more.
  */
 export async function deliverEventsWorkflow(input: DeliverEventsInput): Promise<void> {
   const queue: EventEnvelope[] = [...(input.pending ?? [])];
@@ -62,7 +63,8 @@ export async function deliverEventsWorkflow(input: DeliverEventsInput): Promise<
   const seen = new Set(recent);
   const maxEvents = input.settings.backlogMaxEvents ?? defaultBacklog.maxEvents;
   const maxBytes = input.settings.backlogMaxBytes ?? defaultBacklog.maxBytes;
-  let queuedBytes = queue.reduce((sum, event) => sum + sizeOf(event), 0);
+  /** The characters of every event taken in and not yet done (queued or under way). */
+  let backlogBytes = queue.reduce((sum, event) => sum + sizeOf(event), 0);
   let underWay = 0;
   let previous: Delivery | undefined;
 
@@ -72,16 +74,23 @@ export async function deliverEventsWorkflow(input: DeliverEventsInput): Promise<
     recent.push(event.id);
     if (recent.length > rememberedIds) seen.delete(recent.shift()!);
     const size = sizeOf(event);
+    // The backlog counts the deliveries under way too (at once, whatever the order in which this
+    // handler and the loop ran). One event alone always waits: its signal is within Temporal's limits.
+    const backlog = queue.length + underWay;
     const cap =
-      queue.length + 1 > maxEvents ? `${maxEvents} events` : queuedBytes + size > maxBytes ? `${maxBytes} characters` : undefined;
+      backlog + 1 > maxEvents
+        ? `${maxEvents} events`
+        : backlog > 0 && backlogBytes + size > maxBytes
+          ? `${maxBytes} characters`
+          : undefined;
     if (cap === undefined) {
       queue.push(event);
-      queuedBytes += size;
+      backlogBytes += size;
       return;
     }
     const skipped = [...queue, event].map(({ id, type }) => ({ id, type }));
+    backlogBytes -= queue.reduce((sum, queued) => sum + sizeOf(queued), 0);
     queue.length = 0;
-    queuedBytes = 0;
     log.warn('event backlog over its cap: endpoint disabled', { endpointId: input.endpointId, skipped: skipped.length });
     await giveUpEventBacklog({ tenantId: input.tenantId, endpointId: input.endpointId, skipped, cap });
   });
@@ -99,10 +108,12 @@ export async function deliverEventsWorkflow(input: DeliverEventsInput): Promise<
     // Emptied meanwhile by a backlog give-up.
     if (queue.length === 0) continue;
     const event = queue.shift()!;
-    queuedBytes -= sizeOf(event);
     underWay += 1;
     const delivery = deliver(input, event, previous, queue[0]);
-    void delivery.done.finally(() => (underWay -= 1));
+    void delivery.done.finally(() => {
+      underWay -= 1;
+      backlogBytes -= sizeOf(event);
+    });
     previous = delivery;
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength > maxHistoryEvents) {
