@@ -21,6 +21,22 @@ export async function eventually<T>(
   return last;
 }
 
+/**
+ * Reads `read()` every `intervalMs` for `forMs` and returns the last value, if `holds` said yes to each
+ * value read; throws at the first it says no to. For what must NOT happen within a window (a negative
+ * wait: "nothing arrives within a second"), where `eventually` would be the wrong tool.
+ */
+export async function stillAfter<T>(
+  read: () => Promise<T>,
+  holds: (value: T) => boolean,
+  { forMs, intervalMs = 100 }: { forMs: number; intervalMs?: number },
+): Promise<T> {
+  let broken = false;
+  const last = await poll(read, (value) => (broken = !holds(value)), { timeoutMs: forMs, intervalMs });
+  if (broken) throw new Error(`stillAfter: stopped holding within ${forMs} ms; value read: ${rendering(last)}`);
+  return last;
+}
+
 /** A one-line rendering of `value`, cut to a length an error message can carry. */
 function rendering(value: unknown, limit = 600): string {
   const text = inspect(value, { depth: 4, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 200 });
