@@ -62,7 +62,6 @@ async function withAgent() {
       (messages) => messages.length >= count,
       { timeoutMs: 30_000 },
     );
-    if (sent.length < count) throw new Error(`expected ${count} messages, the platform received ${sent.length}`);
     return sent;
   };
   const status = (messageId: string, value: 'sent' | 'delivered' | 'read' | 'failed') =>

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * Reads `read()` until `done` says its value is the one awaited or `timeoutMs` has passed, waiting
  * `intervalMs` between reads; returns the last value either way, so that the caller says what a
- * timeout means: a test asserts on the value, a start-up or a measurement throws. The one polling
+ * timeout means: a start-up or a measurement throws, and so does a test's `testing/eventually.ts`. The one polling
  * loop of the tests, the benchmarks and the local stack (which is why it lives here and not in
  * `testing/`: `deploy/local/` must not import test code).
  */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { poll } from '#platform/poll.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
+import { eventually } from './eventually.js';
 import { tearDown, type ClosingSteps } from './teardown.js';
 import { startTestWorker, type TestWorker } from './worker.js';
 
@@ -48,25 +48,44 @@ export async function startIngestionStack(
 
 const finalStatuses = new Set(['searchable', 'skipped', 'metadata_updated', 'failed', 'deleted']);
 
-/** Polls the jobs until each has left `queued`/`processing` (or `timeoutMs` passes); returns them by id. */
+type FinishedJob = {
+  status: string;
+  error?: { code: string; message: string };
+  knowledgeBaseId: string;
+  updatedAt: string;
+};
+
+/**
+ * The jobs among `jobIds` that have left `queued`/`processing` now, by id; adds them to `known` (whose
+ * jobs it does not read again) and returns it.
+ */
+export async function finishedJobs(
+  api: TestApi,
+  headers: Record<string, string>,
+  jobIds: string[],
+  known = new Map<string, FinishedJob>(),
+): Promise<Map<string, FinishedJob>> {
+  for (const jobId of jobIds) {
+    if (known.has(jobId)) continue;
+    const response = await api.request('GET', `/ingest/jobs/${encodeURIComponent(jobId)}`, { headers });
+    if (response.status === 200 && finalStatuses.has(response.body.status)) known.set(jobId, response.body);
+  }
+  return known;
+}
+
+/** Polls the jobs until each has left `queued`/`processing` and returns them by id; throws if `timeoutMs` passes first. */
 export async function waitForJobs(
   api: TestApi,
   headers: Record<string, string>,
   jobIds: string[],
   timeoutMs = 60_000,
-): Promise<
-  Map<string, { status: string; error?: { code: string; message: string }; knowledgeBaseId: string; updatedAt: string }>
-> {
-  const done = new Map();
-  const finishedSoFar = async () => {
-    for (const jobId of jobIds) {
-      if (done.has(jobId)) continue;
-      const response = await api.request('GET', `/ingest/jobs/${encodeURIComponent(jobId)}`, { headers });
-      if (response.status === 200 && finalStatuses.has(response.body.status)) done.set(jobId, response.body);
-    }
-    return done;
-  };
-  return poll(finishedSoFar, (finished) => finished.size >= new Set(jobIds).size, { timeoutMs, intervalMs: 150 });
+): Promise<Map<string, FinishedJob>> {
+  const known = new Map<string, FinishedJob>();
+  return eventually(
+    () => finishedJobs(api, headers, jobIds, known),
+    (finished) => finished.size >= new Set(jobIds).size,
+    { timeoutMs, intervalMs: 150 },
+  );
 }
 
 /**

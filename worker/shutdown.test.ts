@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import test from 'ava';
 import { connectorScheduleId } from '#workflows/ids.js';
-import { poll } from '#platform/poll.js';
+import { eventually } from '#testing/eventually.js';
 import { startTestApi } from '#testing/api.js';
 import { connectingTenant } from '#testing/connectors.js';
 import { startFakeCms } from '#testing/fake-cms.js';
@@ -55,7 +55,7 @@ test('on SIGTERM the worker lets its running activity finish, then exits 0', asy
   t.teardown(() => worker.stop());
   const probe = async (path: string) => (await fetch(`http://127.0.0.1:${healthPort}${path}`)).status;
   const readyAnswers = (status: number) =>
-    poll(
+    eventually(
       () => probe('/ready'),
       (answered) => answered === status,
       { timeoutMs: 30_000, intervalMs: 50 },
@@ -63,14 +63,14 @@ test('on SIGTERM the worker lets its running activity finish, then exits 0', asy
   await worker.waitFor(/"msg":"worker started"/);
   t.is(await readyAnswers(200), 200);
 
-  await poll(
+  await eventually(
     async () => gate.held,
     (held) => held > 0,
     { timeoutMs: 60_000, intervalMs: 50 },
   );
   const schedule = client.schedule.getHandle(connectorScheduleId(owner.tenant.id, created.body.id));
   const [started] = (
-    await poll(
+    await eventually(
       () => schedule.describe(),
       ({ info }) => info.recentActions.length > 0,
       { timeoutMs: 30_000, intervalMs: 100 },

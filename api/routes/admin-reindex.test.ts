@@ -3,7 +3,7 @@ import { rebuildBody } from '#knowledge/text/rebuild.js';
 import { collectionName } from '#knowledge/chunk-index.js';
 import { createIngestionClient } from '#knowledge/ingestion-client.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
-import { poll } from '#platform/poll.js';
+import { eventually } from '#testing/eventually.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { createTenantWithKey } from '#testing/api.js';
 import {
@@ -132,7 +132,7 @@ test.serial('a re-index embeds every source again in the new space, beside an in
   await reembed('kettle');
   await after.startWorker();
 
-  const progress = await poll(
+  const progress = await eventually(
     async () => (await after.api.admin('GET', reindexPath(tenant.id, kb))).body,
     (body) => body.state === 'completed',
     { timeoutMs: 90_000, intervalMs: 250 },
@@ -179,7 +179,7 @@ test.serial('a re-index embeds every source again in the new space, beside an in
 
   // Nothing is left to do: a new re-index completes at once, with nothing to send.
   await after.api.admin('POST', reindexPath(tenant.id, kb));
-  const next = await poll(
+  const next = await eventually(
     async () => (await after.api.admin('GET', reindexPath(tenant.id, kb))).body,
     (body) => body.state === 'completed',
     { timeoutMs: 30_000, intervalMs: 100 },

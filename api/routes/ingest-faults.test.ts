@@ -5,7 +5,8 @@ import test from 'ava';
 import { startWeaviate } from '../../deploy/local/services/weaviate.js';
 import type { RunningService } from '../../deploy/local/services/service.js';
 import { startTestApi } from '#testing/api.js';
-import { importingTenant, item, startIngestionStack, waitForJobs } from '#testing/ingestion.js';
+import { finishedJobs, importingTenant, item, startIngestionStack, waitForJobs } from '#testing/ingestion.js';
+import { stillAfter } from '#testing/eventually.js';
 import { freePort } from '#testing/processes.js';
 
 const products = (prefix: string, count: number) =>
@@ -65,8 +66,11 @@ test('with Weaviate stopped mid-run, items wait and finish when it returns; sear
     const search = await stack.api.request('GET', `/knowledge-bases/${kb}/search?q=batch`, { headers });
     t.is(search.status, 503);
     t.is(search.body.error.message, 'Weaviate is unavailable; retry with backoff.');
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const waiting = await waitForJobs(stack.api, headers, during.body.jobIds, 1_000);
+    const waiting = await stillAfter(
+      () => finishedJobs(stack.api, headers, during.body.jobIds),
+      (finished) => finished.size === 0,
+      { forMs: 4_000, intervalMs: 250 },
+    );
     t.is(waiting.size, 0, 'no item is searchable, or failed, while Weaviate is away');
 
     weaviate = await startWeaviate(ports, paths);
