@@ -3,6 +3,7 @@ import { resolveLocale } from '#answering/locales.js';
 import type { Logger } from '#platform/logger.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
+import { poll } from '#platform/poll.js';
 import type { Tenancy } from '#tenancy/index.js';
 import type { ConversationRef, ConversationTimers } from '#workflows/conversation/types.js';
 import type { ChannelState, DeliveryProblem } from './channel-state.js';
@@ -121,13 +122,13 @@ export function createInbound({
    * fail, this one takes the message in instead).
    */
   async function claimMessage(connectionId: string, messageId: string): Promise<boolean> {
-    const until = Date.now() + racingCopyWaitMs;
-    for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
-      const claim = await channel.claimTakingIn(connectionId, messageId);
-      if (claim !== 'pending') return claim === 'claimed';
-      if (Date.now() >= until) throw new TakingInUnfinishedError(`Another copy of message ${messageId} is still being taken in.`);
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
+    const claim = await poll(
+      () => channel.claimTakingIn(connectionId, messageId),
+      (answer) => answer !== 'pending',
+      { timeoutMs: racingCopyWaitMs, intervalMs: 25 },
+    );
+    if (claim === 'pending') throw new TakingInUnfinishedError(`Another copy of message ${messageId} is still being taken in.`);
+    return claim === 'claimed';
   }
 
   /**

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * `intervalMs` between reads; returns the last value either way, so that the caller says what a
  * timeout means: a start-up or a measurement throws, and so does a test's `testing/eventually.ts`. The one polling
  * loop of the tests, the benchmarks and the local stack (which is why it lives here and not in
- * `testing/`: `deploy/local/` must not import test code).
+ * `testing/`: `deploy/local/` must not import test code), and of the service's own short waits (a copy of a
+ * messaging delivery waiting for another taking the same message in).
  */
 export async function poll<T>(
   read: () => T | Promise<T>,

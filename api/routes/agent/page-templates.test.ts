@@ -1,5 +1,5 @@
-import test from 'ava';
-import type { Browser } from 'playwright-core';
+import test, { type ExecutionContext } from 'ava';
+import type { Browser, Page } from 'playwright-core';
 import { createUser } from '#testing/api.js';
 import { launchChromium, pageWithConsole, type LaunchedChromium } from '#testing/browser.js';
 import { eventually } from '#testing/eventually.js';
@@ -26,7 +26,11 @@ test.after.always(() =>
   tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps, platform: async () => platform?.close() }),
 );
 
-test('with the window closed, the page offers the templates with a field per parameter and sends one', async (t) => {
+/**
+ * A customer who wrote, a template registered on their connection, and the agent Ada holding their
+ * conversation: what both tests start from.
+ */
+async function takenOverWithTemplate(t: ExecutionContext, template: { name: string; language: string; body: string }) {
   const api = stack.api;
   const c = await messagingTenant(api, platform);
   await c.send(c.text('Where is my order?'));
@@ -39,11 +43,29 @@ test('with the window closed, the page offers the templates with a field per par
   const agent = await createUser(api, c.tenant.tenant.id, 'agent', 'Ada');
   const registered = await api.request('POST', `/integrations/app-connections/${c.connectionId}/templates`, {
     headers: admin.headers,
-    body: { name: 'order_update', language: 'en_US', category: 'utility', body: 'Hello {{1}}, order {{2}} has shipped.' },
+    body: { ...template, category: 'utility' },
   });
   t.is(registered.status, 201);
+  const path = `/agent/conversations/${conversationId}`;
+  t.is((await api.request('POST', `${path}/take-over`, { headers: agent.headers })).status, 200);
+  return { api, c, conversationId, agent, path };
+}
+
+/** Signs the agent in on the page and opens the conversation. */
+async function openConversation(tab: Page, agentToken: string, conversationId: string): Promise<void> {
+  await tab.goto(`${stack.api.url}/agent`);
+  await tab.fill('#token', agentToken);
+  await tab.click('#sign-in button[type=submit]');
+  await tab.locator(`#conversations li[data-conversation-id="${conversationId}"] button`).click();
+}
+
+test('with the window closed, the page offers the templates with a field per parameter and sends one', async (t) => {
+  const { api, c, conversationId, agent } = await takenOverWithTemplate(t, {
+    name: 'order_update',
+    language: 'en_US',
+    body: 'Hello {{1}}, order {{2}} has shipped.',
+  });
   platform.approveTemplate({ name: 'order_update', language: 'en_US', bodyParameters: 2 });
-  t.is((await api.request('POST', `/agent/conversations/${conversationId}/take-over`, { headers: agent.headers })).status, 200);
   await api.redis.hSet(`${api.config.redis.prefix}:messaging:conversation:${conversationId}`, {
     lastCustomerMessageAt: String(Date.now() - 25 * 3600 * 1000),
   });
@@ -51,10 +73,7 @@ test('with the window closed, the page offers the templates with a field per par
   const page = await pageWithConsole(browser);
   try {
     const { page: tab } = page;
-    await tab.goto(`${api.url}/agent`);
-    await tab.fill('#token', agent.token as string);
-    await tab.click('#sign-in button[type=submit]');
-    await tab.locator(`#conversations li[data-conversation-id="${conversationId}"] button`).click();
+    await openConversation(tab, agent.token as string, conversationId);
     const picker = tab.locator('.extras form.template');
     await picker.waitFor({ timeout: 15_000 });
     t.regex(await tab.innerText('#window'), /only an approved template/);
@@ -80,23 +99,12 @@ test('with the window closed, the page offers the templates with a field per par
 });
 
 test('when the platform refuses a reply for the closed window while our clock reads it open, the page turns to templates at once', async (t) => {
-  const api = stack.api;
-  const c = await messagingTenant(api, platform);
-  await c.send(c.text('Where is my order?'));
-  const conversationId = (await eventually(
-    () => c.conversationId(),
-    (id) => id !== undefined,
-    { timeoutMs: 30_000 },
-  ))!;
-  const admin = await createUser(api, c.tenant.tenant.id, 'admin');
-  const agent = await createUser(api, c.tenant.tenant.id, 'agent', 'Ada');
-  const registered = await api.request('POST', `/integrations/app-connections/${c.connectionId}/templates`, {
-    headers: admin.headers,
-    body: { name: 'follow_up', language: 'en', category: 'utility', body: 'Hello {{1}}, we are still on it.' },
+  const { c, agent, conversationId, path } = await takenOverWithTemplate(t, {
+    name: 'follow_up',
+    language: 'en',
+    body: 'Hello {{1}}, we are still on it.',
   });
-  t.is(registered.status, 201);
-  const path = `/agent/conversations/${conversationId}`;
-  t.is((await api.request('POST', `${path}/take-over`, { headers: agent.headers })).status, 200);
+  const api = stack.api;
   // The AI's answer and the notice that Ada joined have gone out: the next send is the reply.
   await eventually(
     async () => c.received(),
@@ -107,10 +115,7 @@ test('when the platform refuses a reply for the closed window while our clock re
   const page = await pageWithConsole(browser);
   try {
     const { page: tab } = page;
-    await tab.goto(`${api.url}/agent`);
-    await tab.fill('#token', agent.token as string);
-    await tab.click('#sign-in button[type=submit]');
-    await tab.locator(`#conversations li[data-conversation-id="${conversationId}"] button`).click();
+    await openConversation(tab, agent.token as string, conversationId);
     await tab.locator('.extras form.file').waitFor({ timeout: 15_000 });
     t.regex(await tab.innerText('#window'), /Reply window open until/);
 
