@@ -23,6 +23,7 @@ const libraries = [
   'tenancy',
   'connectors',
   'outbound-events',
+  'insights',
   'platform',
 ];
 const tools = ['testing', 'bench', 'eval', 'fuzz', 'faults', 'cli', 'deploy'];
