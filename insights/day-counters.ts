@@ -81,9 +81,10 @@ export function createDayCounters(redis: Pick<RedisClient, 'multi'>, prefix: str
   const keys = insightKeys(prefix);
 
   return tagUnavailable('redis', {
-    /** Adds to a day's counters (each field by its amount, 1 when given as a list). */
+    /** Adds to a day's counters: each field by its amount, or, given a list, 1 for each time it is named. */
     async add(owner: CounterOwner, day: string, fields: string[] | Record<string, number>): Promise<void> {
-      const amounts = Array.isArray(fields) ? Object.fromEntries(fields.map((field) => [field, 1])) : fields;
+      const amounts: Record<string, number> = Array.isArray(fields) ? {} : fields;
+      if (Array.isArray(fields)) for (const field of fields) amounts[field] = (amounts[field] ?? 0) + 1;
       const key = keys.day(owner, day);
       const writes = redis.multi();
       for (const [field, amount] of Object.entries(amounts)) writes.hIncrBy(key, field, amount);
