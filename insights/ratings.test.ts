@@ -240,6 +240,11 @@ test('a satisfaction score needs an agent close; a new score replaces it and mov
   const { conversationId, operator } = await conversation();
   t.is(await ratings.rateSatisfaction({ conversationId, score: 4 }), 'not_closed_by_agent');
   t.is(await ratings.rateSatisfaction({ conversationId: randomUUID(), score: 4 }), 'not_found');
+  for (const score of [0, 6, 2.5])
+    await t.throwsAsync(ratings.rateSatisfaction({ conversationId, score }), { instanceOf: RangeError });
+  await t.throwsAsync(ratings.rateAnswer({ conversationId, messageId: 'q1.reply', rating: 'meh' as 'up' }), {
+    instanceOf: RangeError,
+  });
   const records = createConversationRecords(store.redis(), store.prefix);
   await records.setStatus({ conversationId, tenantId: operator.tenantId }, 'closed', null, null, 'idle');
   t.is(await ratings.rateSatisfaction({ conversationId, score: 4 }), 'not_closed_by_agent');

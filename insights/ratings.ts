@@ -117,6 +117,7 @@ export function createRatings({ redis, prefix, records, transcript, onRatedDown,
      * know); undefined when there is no such answer.
      */
     async rateAnswer({ conversationId, messageId, rating, reason }: AnswerRatingInput): Promise<AnswerRating | undefined> {
+      if (rating !== 'up' && rating !== 'down') throw new RangeError(`A rating is up or down, not ${String(rating)}.`);
       const record = await records.get(conversationId);
       if (!record) return undefined;
       const messages = await transcript.read(conversationId);
@@ -159,6 +160,7 @@ export function createRatings({ redis, prefix, records, transcript, onRatedDown,
 
     /** The visitor's 1–5 score of a conversation an agent closed; a repeated score replaces the earlier one. */
     async rateSatisfaction({ conversationId, score }: { conversationId: string; score: number }): Promise<SatisfactionResult> {
+      if (!Number.isInteger(score) || score < 1 || score > 5) throw new RangeError(`A score is 1 to 5, not ${score}.`);
       const record = await records.get(conversationId);
       if (!record) return 'not_found';
       const at = now();
