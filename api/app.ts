@@ -17,6 +17,7 @@ import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
 import type { VisitorIdentity } from '#conversations/visitor-identity.js';
 import type { OperatorIdentities } from '#tenancy/operator-identity.js';
 import type { Transcript } from '#conversations/transcript.js';
+import type { Ratings } from '#insights/ratings.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationTimers } from '#workflows/conversation/types.js';
@@ -57,6 +58,7 @@ import { createAdminUsersRouter } from './routes/admin-users.js';
 import { createAdminSecretsRouter } from './routes/admin-secrets.js';
 import { createAdminReindexRouter } from './routes/admin-reindex.js';
 import { createChatRouter } from './routes/chat.js';
+import { createChatFeedbackRouter } from './routes/chat-feedback.js';
 import { createConnectorsRouter } from './routes/connectors.js';
 import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
@@ -104,6 +106,8 @@ export interface AppDeps {
     startConversation: StartWidgetConversation;
     /** What the agent inbox lists. */
     inbox: Inbox;
+    /** Answer ratings and satisfaction scores (docs/insights.md). */
+    ratings: Ratings;
   };
   /** Verified visitor identity: operators' identity secrets, tokens, sessions (docs/widget.md). */
   identity: {
@@ -198,6 +202,7 @@ export function createApp({
     ...settings.tokens,
   });
   const admin = { tenancy, requireAdmin };
+  const widgetBudgets = chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat });
   const routers = [
     createHealthRouter({ checks, version: settings.version, logger }),
     createAdminTenantsRouter(admin),
@@ -224,12 +229,13 @@ export function createApp({
       tenancy,
       ...chat,
       identity,
-      rateLimits: chatRateLimits(redis, { prefix: settings.redisPrefix, ...settings.chat }),
+      rateLimits: widgetBudgets,
       answerBudget: createAnswerBudget(redis, { prefix: settings.redisPrefix, perDay: settings.chat.operatorAnswersPerDay }),
       settings: settings.chat,
       streams,
       streamCaps: settings.streams,
     }),
+    createChatFeedbackRouter({ tenancy, records: chat.records, identity, rateLimits: widgetBudgets, ratings: chat.ratings }),
     createMessagingConnectionsRouter({
       tenancy,
       requireUser,
@@ -300,7 +306,7 @@ export function createApp({
 function widgetCors(): Middleware {
   return cors({
     origin: (ctx) => ctx.get('origin') || '*',
-    allowMethods: ['GET', 'POST'],
+    allowMethods: ['GET', 'POST', 'PUT'],
     allowHeaders: ['content-type', 'x-operator-key', 'x-visitor-token', 'last-event-id', 'x-request-id'],
     exposeHeaders: ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id'],
     maxAge: 600,

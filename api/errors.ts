@@ -46,6 +46,9 @@ export const conflict = (message: string) => new AppError(409, 'conflict', messa
 export const limitReached = (code: string, message: string) => new AppError(409, code, message);
 export const conversationClosed = () =>
   new AppError(409, 'conversation_closed', 'This conversation is closed: start a new one to keep chatting.');
+/** A satisfaction score is asked for only after an agent closed the conversation (docs/insights.md). */
+export const notClosedByAgent = () =>
+  new AppError(409, 'not_closed_by_agent', 'A score can be given once an agent has closed this conversation.');
 
 /** The operator requires verified visitors and the request carried no identity token (docs/widget.md). */
 export const identityRequired = () =>

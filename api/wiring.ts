@@ -27,6 +27,7 @@ import { createVerifiedVisitors } from '#conversations/verified-visitors.js';
 import { createVisitorIdentity } from '#conversations/visitor-identity.js';
 import { createOperatorIdentities } from '#tenancy/operator-identity.js';
 import { createTranscript } from '#conversations/transcript.js';
+import { createRatings } from '#insights/ratings.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createSourceStore } from '#knowledge/sources.js';
 import { createArticleFeed } from '#articles/ai-feed.js';
@@ -160,6 +161,8 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       conversations,
       startConversation: createWidgetConversationStart({ records, transcript, conversations, timers }),
       inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
+      // A new `down` is to become a content gap: the recorder (insights/content-gaps/) is wired in as onRatedDown.
+      ratings: createRatings({ redis, prefix: config.redis.prefix, records, transcript, logger }),
     },
     identity: {
       identities,
@@ -217,6 +220,8 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
         operatorPerMinute: config.conversations.operatorPerMinute,
         configPerMinute: config.conversations.configPerMinute,
         conversationsPerHour: config.conversations.conversationsPerHour,
+        ratingsPerVisitor: config.conversations.ratingsPerVisitor,
+        ratingsOperatorPerMinute: config.conversations.ratingsOperatorPerMinute,
         operatorAnswersPerDay: config.conversations.operatorAnswersPerDay,
       },
     },

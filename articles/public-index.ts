@@ -4,7 +4,7 @@
  */
 import type { RedisClient } from '#platform/redis.js';
 import type { ArticleKeys } from './redis-keys.js';
-import { runScript } from './run-script.js';
+import { runScript } from '#platform/redis-scripts.js';
 
 export interface ListFilter {
   /** A concrete channel: articles on it or on `ALL`. `ALL` or absent: no channel filter. */

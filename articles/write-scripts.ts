@@ -4,7 +4,7 @@
  * matched and clicked counts. Also the retry pacing for writes that a concurrent write got in before.
  */
 import type { RedisClient } from '#platform/redis.js';
-import { runScript } from './run-script.js';
+import { runScript } from '#platform/redis-scripts.js';
 
 /**
  * Tries of a write that a concurrent write of the same record (or of the same slug) got in before;

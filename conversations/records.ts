@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { ConversationRef, ConversationStatus } from '#workflows/conversation/types.js';
+import type { ClosedBy, ConversationRef, ConversationStatus } from '#workflows/conversation/types.js';
 import { conversationKeys } from './redis-keys.js';
 
 export interface Contact {
@@ -25,6 +25,8 @@ export interface ConversationRecord extends ConversationRef {
   agentName: string | null;
   /** The id of the agent who has the conversation (status `agent`); absent otherwise, and in records written before it was kept. */
   agentId?: string;
+  /** Who closed it (status `closed`); absent before, and in records closed before it was kept. */
+  closedBy?: ClosedBy;
   createdAt: string;
   updatedAt: string;
 }
@@ -76,11 +78,12 @@ export function createConversationRecords(redis: RedisClient, prefix: string, no
       status: ConversationStatus,
       agentName: string | null,
       agentId: string | null = null,
+      /** With status `closed`: who closed it. */
+      closedBy?: ClosedBy,
     ): Promise<void> {
       const updatedAt = now().toISOString();
-      const writes = redis
-        .multi()
-        .hSet(keys.record(conversationId), { status, agentName: agentName ?? '', agentId: agentId ?? '', updatedAt });
+      const fields = { status, agentName: agentName ?? '', agentId: agentId ?? '', updatedAt, ...(closedBy ? { closedBy } : {}) };
+      const writes = redis.multi().hSet(keys.record(conversationId), fields);
       if (needsPerson.includes(status))
         writes.zAdd(keys.needingPerson(tenantId), { score: Date.parse(updatedAt), value: conversationId });
       else writes.zRem(keys.needingPerson(tenantId), conversationId);
@@ -135,6 +138,7 @@ function fromHash(conversationId: string, hash: Record<string, string>): Convers
     contact: JSON.parse(hash.contact || '{}') as Contact,
     agentName: hash.agentName || null,
     ...(hash.agentId ? { agentId: hash.agentId } : {}),
+    ...(hash.closedBy ? { closedBy: hash.closedBy as ClosedBy } : {}),
     createdAt: hash.createdAt ?? '',
     updatedAt: hash.updatedAt ?? '',
   };

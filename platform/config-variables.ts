@@ -249,6 +249,19 @@ export const variables = {
     description: "conversations each client address (an IPv6 /64) may start per hour with one operator's widget",
     usedBy: ['api'],
   },
+  CHAT_RATINGS_PER_VISITOR: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 30,
+    description:
+      'ratings (answer feedback and satisfaction scores) each widget visitor (a conversation) may give per 10 minutes, on top of CHAT_VISITOR_PER_MINUTE',
+    usedBy: ['api'],
+  },
+  CHAT_RATINGS_OPERATOR_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 1000,
+    description: "ratings all visitors of one operator's widget may give per minute together, on top of CHAT_OPERATOR_PER_MINUTE",
+    usedBy: ['api'],
+  },
   OPERATOR_ANSWERS_PER_DAY: {
     schema: { type: 'integer', minimum: 1 },
     default: 5000,

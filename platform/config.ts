@@ -110,6 +110,8 @@ export interface ConversationsConfig {
   operatorPerMinute: number;
   configPerMinute: number;
   conversationsPerHour: number;
+  ratingsPerVisitor: number;
+  ratingsOperatorPerMinute: number;
   operatorAnswersPerDay: number;
   replyTimeoutMs: number;
 }
@@ -264,6 +266,8 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       operatorPerMinute: Number(values.CHAT_OPERATOR_PER_MINUTE),
       configPerMinute: Number(values.CHAT_CONFIG_PER_MINUTE),
       conversationsPerHour: Number(values.CHAT_CONVERSATIONS_PER_HOUR),
+      ratingsPerVisitor: Number(values.CHAT_RATINGS_PER_VISITOR),
+      ratingsOperatorPerMinute: Number(values.CHAT_RATINGS_OPERATOR_PER_MINUTE),
       operatorAnswersPerDay: Number(values.OPERATOR_ANSWERS_PER_DAY),
       replyTimeoutMs: Number(values.CHAT_REPLY_TIMEOUT_SECONDS) * 1000,
     },

@@ -9,6 +9,7 @@ import type { Transcript } from '#conversations/transcript.js';
 import type {
   Agent,
   AgentReplyExtras,
+  ClosedBy,
   ConversationRef,
   ConversationStatus,
   StatusNotice,
@@ -55,6 +56,9 @@ const notices: Record<StatusNotice, (strings: OperatorStrings, agent: Agent | nu
   closedIdle: (strings) => strings.closedIdle,
   closedByAgent: (strings) => strings.closedByAgent,
 };
+
+/** Who closed a conversation, as its closing notice tells (a status change that passes no `closedBy`). */
+const closedByNotice: Partial<Record<string, ClosedBy>> = { closedIdle: 'idle', closedByAgent: 'agent' };
 
 /**
  * The conversation workflow's side effects: each keeps the transcript (Redis) and tells followers
@@ -161,9 +165,12 @@ export function createConversationActivities({
       agent: Agent | null;
       /** The workflow's number for this change, unique within the conversation: the notice's id. */
       effectId: number;
+      /** With status `closed`: who closed it. Histories before it was passed leave it out: the notice tells. */
+      closedBy?: ClosedBy;
     }): Promise<void> {
       const { conversation: ref } = input;
-      await records.setStatus(ref, input.status, input.agent?.name ?? null, input.agent?.agentId ?? null);
+      const closedBy = input.status === 'closed' ? (input.closedBy ?? closedByNotice[input.notice ?? '']) : undefined;
+      await records.setStatus(ref, input.status, input.agent?.name ?? null, input.agent?.agentId ?? null, closedBy);
       if (input.notice) {
         const text = notices[input.notice](stringsFor(resolveLocale(ref.locale)), input.agent);
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));

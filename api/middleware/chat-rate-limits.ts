@@ -10,7 +10,13 @@ export interface ChatBudgets {
   operatorPerMinute: number;
   configPerMinute: number;
   conversationsPerHour: number;
+  /** Ratings (answer feedback and satisfaction) per visitor and 10 minutes, and per operator and minute. */
+  ratingsPerVisitor: number;
+  ratingsOperatorPerMinute: number;
 }
+
+/** The window of each visitor's ratings: a conversation's worth of thumbs, changed minds included. */
+export const ratingsWindowSeconds = 600;
 
 /**
  * The chat API's budgets, counted in Redis: all visitors of one operator's widget together, each
@@ -51,6 +57,21 @@ export function chatRateLimits(redis: RedisClient, options: ChatBudgets) {
       (ctx) => `${ctx.state.operator.id}:${clientAddressOf(ctx)}`,
       'new conversations from this address',
       3600,
+    ),
+    /** Ratings, on top of the visitor's requests: each writes and counts, so fewer than other requests. */
+    ratingsPerVisitor: budget<VisitorState>(
+      'ratings-visitor',
+      options.ratingsPerVisitor,
+      (ctx) => ctx.state.conversation.conversationId,
+      "this visitor's ratings",
+      ratingsWindowSeconds,
+    ),
+    /** All ratings on one operator's widget, spent last like the operator's other budget. */
+    ratingsPerOperator: budget<ChatState>(
+      'ratings-operator',
+      options.ratingsOperatorPerMinute,
+      (ctx) => ctx.state.operator.id,
+      "ratings on this operator's widget",
     ),
     /**
      * Counts what the visitor's authentication refuses (an unknown conversation, a wrong token) per

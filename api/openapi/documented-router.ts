@@ -12,7 +12,7 @@ import { validateBody, validateQuery } from '../middleware/validate-body.js';
 export const smallBodyLimitBytes = 64 * 1024;
 
 export type Security = 'none' | 'admin' | 'apiKey' | 'userToken' | 'operatorKey';
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A JSON Schema of a request part: an object, with its literal type kept (`as const`, `objectOf`). */
 export type RequestSchema = Exclude<JSONSchema, boolean>;
@@ -118,6 +118,13 @@ export class DocumentedRouter<State = object> {
     ...handlers: RouteMiddleware<State & T, Body, Query>[]
   ) {
     return this.add<Body, Query, T>('post', path, spec, handlers);
+  }
+  put<const Body extends MaybeSchema = undefined, const Query extends MaybeSchema = undefined, T = {}>(
+    path: string,
+    spec: OperationSpec<Body, Query>,
+    ...handlers: RouteMiddleware<State & T, Body, Query>[]
+  ) {
+    return this.add<Body, Query, T>('put', path, spec, handlers);
   }
   patch<const Body extends MaybeSchema = undefined, const Query extends MaybeSchema = undefined, T = {}>(
     path: string,

@@ -10,12 +10,12 @@ import type { Tenancy } from '#tenancy/index.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { Contact } from '#conversations/records.js';
 import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
+import type { Ratings } from '#insights/ratings.js';
 import { answerBudgetExhausted, conversationClosed, invalidPayload } from '../errors.js';
 import { clientAddressOf } from '../client-address.js';
 import type { EventStreams, StreamCap } from '../event-stream.js';
 import { requireOperator } from '../middleware/operator-auth.js';
 import type { ChatRateLimits } from '../middleware/chat-rate-limits.js';
-import { requireVisitor } from '../middleware/visitor-auth.js';
 import { visitorIdentityChecks, type VisitorIdentityDeps } from '../middleware/visitor-identity.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import {
@@ -32,11 +32,14 @@ import {
   widgetConfigResponse,
 } from '../schemas/chat.js';
 import type { ChatState, VisitorState } from '../state.js';
+import { visitorGuards } from './chat-visitor.js';
 
 export interface ChatRouterDeps {
   tenancy: Pick<Tenancy, 'findOperatorByKey'>;
   records: ConversationRecords;
   transcript: Transcript;
+  /** Each rated answer's feedback, shown with the transcript. */
+  ratings: Pick<Ratings, 'withFeedback'>;
   follower: EventFollower;
   conversations: ConversationClient;
   startConversation: StartWidgetConversation;
@@ -66,6 +69,7 @@ export function createChatRouter({
   tenancy,
   records,
   transcript,
+  ratings,
   follower,
   conversations,
   startConversation,
@@ -86,12 +90,7 @@ export function createChatRouter({
   const widgetStart = [rateLimits.configPerAddress, perOperator] as const;
   const newConversation = [rateLimits.perAddress, rateLimits.conversationsPerHour, perOperator] as const;
   // The routes of one conversation: their handlers see the VisitorState these leave.
-  const visitor = [
-    rateLimits.refusedVisitors(requireVisitor(records, verifiedVisitors)),
-    rateLimits.perVisitor,
-    perOperator,
-    verifiedWhenRequired,
-  ] as const;
+  const visitor = visitorGuards({ records, verifiedVisitors, rateLimits, verifiedWhenRequired });
   const capsOf = (conversationId: string, address: string): StreamCap[] => [
     { key: `conversation:${conversationId}`, max: streamCaps.perConversation, subject: 'this conversation' },
     { key: `address:${address}`, max: streamCaps.perAddress, subject: 'this address' },
@@ -235,7 +234,7 @@ export function createChatRouter({
       ctx.body = {
         conversationId: conversation.conversationId,
         status: conversation.status,
-        messages: await transcript.read(conversation.conversationId),
+        messages: await ratings.withFeedback(conversation.conversationId, await transcript.read(conversation.conversationId)),
       };
     },
   );

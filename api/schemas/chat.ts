@@ -1,5 +1,6 @@
 import { identityTokenRules } from '#conversations/identity-token.js';
 import { conversationStatuses } from '#workflows/conversation/types.js';
+import { feedbackReason, rating } from './chat-feedback.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
 import { textPatterns } from './text-patterns.js';
 
@@ -97,8 +98,12 @@ export const chatMessage = objectOf(
       ),
       description: 'Messaging: the image or document an agent sent; `text` is `[Image] caption` or `[Document: name] caption`.',
     },
+    feedback: {
+      ...objectOf({ rating, reason: nullable(feedbackReason) }),
+      description: 'AI answers, once rated (`PUT …/messages/{messageId}/feedback`): the latest rating.',
+    },
   },
-  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent', 'template', 'attachment'],
+  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent', 'template', 'attachment', 'feedback'],
 );
 
 const status = { enum: [...conversationStatuses] } as const;
@@ -119,6 +124,24 @@ export const historyResponse = objectOf({
   conversationId: uuid,
   status,
   messages: { type: 'array', items: chatMessage },
+});
+
+export const conversationStateResponse = objectOf({
+  conversationId: uuid,
+  status,
+  locale: { type: 'string' },
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  closedBy: nullable({
+    enum: ['agent', 'idle', 'visitor'],
+    description: 'Who closed it; null while open (and for conversations closed before it was kept).',
+  }),
+  satisfaction: nullable({
+    type: 'integer',
+    minimum: 1,
+    maximum: 5,
+    description: "The visitor's score (`PUT …/satisfaction`), once given.",
+  }),
 });
 
 export const sendMessageRequest = objectOf(

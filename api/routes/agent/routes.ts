@@ -4,6 +4,7 @@ import type { Inbox, InboxFilter } from '#conversations/inbox.js';
 import { isConversationId, type ConversationRecord, type ConversationRecords } from '#conversations/records.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { Transcript } from '#conversations/transcript.js';
+import type { Ratings } from '#insights/ratings.js';
 import {
   ActionNotConfirmedError,
   ConversationActionRefusedError,
@@ -50,6 +51,8 @@ export interface AgentRouterDeps {
   inbox: Inbox;
   records: Pick<ConversationRecords, 'get'>;
   transcript: Pick<Transcript, 'read'>;
+  /** Each rated answer's feedback, shown with the transcript. */
+  ratings: Pick<Ratings, 'withFeedback'>;
   follower: EventFollower;
   conversations: Pick<ConversationClient, 'takeOver' | 'agentReply' | 'handBack' | 'close'>;
   channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf' | 'deliveriesOf'>;
@@ -76,6 +79,7 @@ export function createAgentRouter({
   inbox,
   records,
   transcript,
+  ratings,
   follower,
   conversations,
   channel,
@@ -111,7 +115,10 @@ export function createAgentRouter({
   const agentOf = (user: UserState['user']): Agent => ({ agentId: user.id, name: user.name });
   const detailed = async (record: ConversationRecord) => ({
     ...(await inbox.summarize(record)),
-    messages: await withDeliveries(record, await transcript.read(record.conversationId)),
+    messages: await withDeliveries(
+      record,
+      await ratings.withFeedback(record.conversationId, await transcript.read(record.conversationId)),
+    ),
   });
 
   /** Messaging: each message to the customer with how far it got (`pending` until the platform took it). */

@@ -1,4 +1,4 @@
-/** Running the article store's Lua scripts by SHA-1, loading each on the first use. */
+/** Running Lua scripts by SHA-1, loading each on the first use (the article store's, the ratings store's). */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '#platform/redis.js';
 
