@@ -9,6 +9,7 @@ import type { Transcript } from '#conversations/transcript.js';
 import type {
   Agent,
   AgentReplyExtras,
+  ClosedBy,
   ConversationRef,
   ConversationStatus,
   StatusNotice,
@@ -43,6 +44,11 @@ export interface ConversationMetrics {
   answered(answer: Pick<AnsweredQuestion, 'outcome' | 'generator'>, seconds: number): void;
   /** A conversation was handed to a person: it now waits for an agent. */
   handedOff(channel: ConversationRef['channel']): void;
+}
+
+/** Who closed a conversation, as its closing notice says (a closing always has one). */
+function closedByOf(notice: StatusNotice | null): ClosedBy | undefined {
+  return notice === 'closedByAgent' ? 'agent' : notice === 'closedIdle' ? 'idle' : undefined;
 }
 
 const uncounted: ConversationMetrics = { answered: () => undefined, handedOff: () => undefined };
@@ -168,7 +174,13 @@ export function createConversationActivities({
         const text = notices[input.notice](stringsFor(resolveLocale(ref.locale)), input.agent);
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));
       }
-      await publish(ref, { type: 'status', status: input.status, agentName: input.agent?.name ?? null });
+      const closedBy = closedByOf(input.notice);
+      await publish(ref, {
+        type: 'status',
+        status: input.status,
+        agentName: input.agent?.name ?? null,
+        ...(input.status === 'closed' && closedBy ? { closedBy } : {}),
+      });
       const event = conversationStatusChanged(ref, {
         status: input.status,
         effectId: input.effectId,
