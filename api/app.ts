@@ -64,6 +64,7 @@ import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
 import { createMessagingConnectionsRouter } from './routes/messaging-connections.js';
 import { createOperatorIdentityRouter } from './routes/operator-identity.js';
+import { createInsightsOperatorsRouter } from './routes/insights-operators.js';
 import { createMessagingTemplatesRouter } from './routes/messaging-templates.js';
 import { createEventEndpointsRouter } from './routes/event-endpoints.js';
 import { eventWebhooks } from './schemas/event-endpoints.js';
@@ -244,6 +245,7 @@ export function createApp({
       publicBaseUrl: settings.publicBaseUrl,
     }),
     createOperatorIdentityRouter({ tenancy, requireUser, identities: identity.identities }),
+    createInsightsOperatorsRouter({ tenancy, requireUser }),
     createMessagingTemplatesRouter({ requireUser, connections: messaging.connections, templates: messaging.templates }),
     createEventEndpointsRouter({
       requireUser,

@@ -1,7 +1,7 @@
 import type { Citation } from '#answering/types.js';
 import { asUnavailable, tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { ConversationStatus } from '#workflows/conversation/types.js';
+import type { ClosedBy, ConversationStatus } from '#workflows/conversation/types.js';
 import type { MessageDelivery } from '#messaging/channel-state.js';
 import type { ChatMessage } from './chat-message.js';
 import { conversationKeys } from './redis-keys.js';
@@ -9,7 +9,13 @@ import { conversationKeys } from './redis-keys.js';
 /** What happens in a conversation, as the chat API streams it. */
 export type ConversationEvent =
   | { type: 'message'; message: ChatMessage }
-  | { type: 'status'; status: ConversationStatus; agentName: string | null }
+  | {
+      type: 'status';
+      status: ConversationStatus;
+      agentName: string | null;
+      /** On closing: who closed it (the widget asks for a score when an agent did). */
+      closedBy?: ClosedBy;
+    }
   | { type: 'token'; replyTo: string; delta: string }
   | { type: 'reset'; replyTo: string }
   | { type: 'citations'; replyTo: string; citations: Citation[] }

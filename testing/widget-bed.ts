@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createTemporalClient } from '#platform/temporal.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import type { ConversationRef } from '#workflows/conversation/types.js';
@@ -104,3 +104,24 @@ export function hostPage(head: string, body = ''): string {
 }
 
 export { pageWithConsole };
+
+/** `selector` (each of a comma-separated list) inside the widget. */
+export const inWidget = (selector: string) =>
+  selector
+    .split(',')
+    .map((part) => `[data-kb-widget] ${part.trim()}`)
+    .join(', ');
+
+/** Types a question, sends it with Enter and waits until the AI answer is final. */
+export async function ask(page: Page, question: string, answersBefore: number) {
+  await page.locator(inWidget('[data-el=input]')).fill(question);
+  await page.locator(inWidget('[data-el=input]')).press('Enter');
+  const final = page.locator(inWidget('[data-el=message][data-author=ai]:not([data-streaming])'));
+  await page.waitForFunction(
+    ([selector, n]) =>
+      document.querySelector('[data-kb-widget]')!.shadowRoot!.querySelectorAll(selector as string).length > (n as number),
+    ['[data-el=message][data-author=ai]:not([data-streaming])', answersBefore] as const,
+    { timeout: 30_000 },
+  );
+  return final.nth(answersBefore);
+}

@@ -7,11 +7,12 @@ import { listReleases } from './build/releases.js';
 
 /*
  * The size budget of the widget files, gzipped as they travel: the loader at most 1,024 bytes, the
- * widget at most 16 kB. The widget was 14,046 bytes when the budget was set and is 15,803 at v1.2.0
- * (a verified visitor's list of conversations): little room is left, and a change that doubles it fails here. The
- * published interface allows about 150 kB; we keep to about a tenth of that.
+ * widget at most 18 kB. The widget was 14,046 bytes when the budget was first set (16 kB), 15,803 at
+ * v1.2.0 (a verified visitor's list of conversations) and 16,987 at v1.3.0 (rating answers and
+ * scoring a conversation), when the budget became 18 kB: a change that doubles it still fails here.
+ * The published interface allows about 150 kB; we keep to about an eighth of that.
  */
-const budget = { 'loader.js': 1_024, 'widget.js': 16_000 };
+const budget = { 'loader.js': 1_024, 'widget.js': 18_000 };
 const releasesDir = fileURLToPath(new URL('./releases', import.meta.url));
 
 test('the loader and the widget built from the current source stay within their budgets', async (t) => {

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { createConversationRecords } from '#conversations/records.js';
 import { artifactsDir } from '#testing/browser.js';
 import { eventually } from '#testing/eventually.js';
-import { embed, hostPage, pageWithConsole, startWidgetBed, type WidgetBed } from '#testing/widget-bed.js';
+import { ask, embed, hostPage, inWidget, pageWithConsole, startWidgetBed, type WidgetBed } from '#testing/widget-bed.js';
 
 /*
  * The widget in Debian's Chromium against the real stack, embedded in a tenant's site on another
@@ -60,13 +60,6 @@ function initScript(options: Record<string, unknown> = {}): string {
   return `${widgetEvents.map((name) => `widget('on', ${JSON.stringify(name)}, __handle(${JSON.stringify(name)}));`).join('')}widget('init', ${JSON.stringify(init)});`;
 }
 
-/** `selector` (each of a comma-separated list) inside the widget. */
-const inWidget = (selector: string) =>
-  selector
-    .split(',')
-    .map((part) => `[data-kb-widget] ${part.trim()}`)
-    .join(', ');
-
 async function handled(page: Page, name: string): Promise<any[]> {
   return page.evaluate(
     (wanted) => (window as any).__handled.filter((h: any) => h.name === wanted).map((h: any) => h.detail),
@@ -95,20 +88,6 @@ function focused(page: Page): Promise<string | null> {
     if (active?.hasAttribute('data-kb-widget')) return `widget:${active.shadowRoot?.activeElement?.getAttribute('data-el')}`;
     return active?.id || active?.tagName || null;
   });
-}
-
-/** Types a question, sends it with Enter and waits until the AI answer is final. */
-async function ask(page: Page, question: string, answersBefore: number) {
-  await page.locator(inWidget('[data-el=input]')).fill(question);
-  await page.locator(inWidget('[data-el=input]')).press('Enter');
-  const final = page.locator(inWidget('[data-el=message][data-author=ai]:not([data-streaming])'));
-  await page.waitForFunction(
-    ([selector, n]) =>
-      document.querySelector('[data-kb-widget]')!.shadowRoot!.querySelectorAll(selector as string).length > (n as number),
-    ['[data-el=message][data-author=ai]:not([data-streaming])', answersBefore] as const,
-    { timeout: 30_000 },
-  );
-  return final.nth(answersBefore);
 }
 
 test('every command works and every event reaches the handlers and window, document and the widget element', async (t) => {

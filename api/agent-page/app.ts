@@ -1,10 +1,13 @@
 /**
- * The inbox page's script, served as `/agent/app.js` (a module without dependencies; the API strips
- * its types with esbuild when it first serves it, nothing is bundled). Everything from the API is
+ * The inbox page's script, served as `/agent/app.js` (a module without dependencies but its sibling
+ * `insights.ts`, the Insights view; the API strips their types with esbuild when it first serves
+ * them, nothing is bundled). Everything from the API is
  * put on the page with `textContent`: transcripts are written by customers and must never become
  * markup. The two event streams are read with `fetch`, so the token travels in the Authorization
  * header rather than in URLs; a dropped stream reconnects after 3 s.
  */
+
+import { createInsightsView } from './insights.js';
 
 // The API's shapes as this page reads them (conversations/inbox.ts and the conversation events).
 type Channel = 'widget' | 'messaging';
@@ -96,6 +99,9 @@ interface Elements {
   reply: HTMLFormElement;
   'reply-text': HTMLTextAreaElement;
   send: HTMLButtonElement;
+  'show-inbox': HTMLButtonElement;
+  'show-insights': HTMLButtonElement;
+  insights: HTMLElement;
 }
 
 const tokenKey = 'agentInboxToken';
@@ -153,6 +159,15 @@ async function api<Result>(method: string, path: string, body?: unknown): Promis
   if (response.status === 401) signOut('The token was not accepted: sign in again.');
   if (!response.ok) throw new Error(apiErrorMessage(json) || `The request failed (${response.status}).`);
   return json as Result;
+}
+
+/** A GET answered as a file (a CSV export), with the token. */
+async function download(path: string): Promise<Blob> {
+  const response = await fetch(path, { headers: { authorization: `Bearer ${state.token}` } });
+  if (response.ok) return response.blob();
+  const json: unknown = await response.json().catch(() => null);
+  if (response.status === 401) signOut('The token was not accepted: sign in again.');
+  throw new Error(apiErrorMessage(json) || `The download failed (${response.status}).`);
 }
 
 /** Reads a server-sent-events route with fetch; calls onEvent per event; reconnects until stopped. */
@@ -566,10 +581,22 @@ async function sendExtra(path: string, body: Record<string, unknown>, form: HTML
   }
 }
 
+const insights = createInsightsView({ api, download, el, showError });
+$('insights').append(insights.element);
+
+/** The inbox or the Insights view (for admins: the API refuses anyone else, and says so). */
+function showView(view: 'inbox' | 'insights') {
+  $('main').hidden = view !== 'inbox';
+  $('insights').hidden = view !== 'insights';
+  $('show-inbox').setAttribute('aria-pressed', String(view === 'inbox'));
+  $('show-insights').setAttribute('aria-pressed', String(view === 'insights'));
+  if (view === 'insights') void insights.open();
+}
+
 function start() {
   $('sign-in').hidden = true;
   $('signed-in').hidden = false;
-  $('main').hidden = false;
+  showView('inbox');
   renderDetail();
   state.streams.inbox = follow<InboxEvents>('/agent/events', (event) => {
     if (event.name !== 'inbox') return;
@@ -589,6 +616,7 @@ function signOut(message = '') {
   $('sign-in').hidden = false;
   $('signed-in').hidden = true;
   $('main').hidden = true;
+  $('insights').hidden = true;
   showError(message);
 }
 
@@ -602,6 +630,8 @@ $('sign-in').addEventListener('submit', (event) => {
   start();
 });
 $('sign-out').addEventListener('click', () => signOut(''));
+$('show-inbox').addEventListener('click', () => showView('inbox'));
+$('show-insights').addEventListener('click', () => showView('insights'));
 $('take-over').addEventListener('click', () => act('take-over'));
 $('hand-back').addEventListener('click', () => act('hand-back'));
 $('close').addEventListener('click', () => act('close'));

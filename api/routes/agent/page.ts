@@ -26,16 +26,17 @@ const pageDir = new URL('../../agent-page/', import.meta.url);
 const readPageFile = (name: string) => readFile(new URL(name, pageDir), 'utf8');
 
 /**
- * The script is TypeScript, type-checked with the page's own tsconfig; esbuild only strips the types
- * (no bundling: the script imports nothing). ES2022 like that tsconfig: the page is for current
- * browsers, it already relies on `crypto.randomUUID` and `TextDecoderStream`.
+ * The scripts are TypeScript, type-checked with the page's own tsconfig; esbuild only strips the
+ * types (no bundling: `app.ts` imports only its sibling `insights.ts`, which the browser fetches as
+ * `/agent/insights.js`). ES2022 like that tsconfig: the page is for current browsers, it already
+ * relies on `crypto.randomUUID` and `TextDecoderStream`.
  */
-async function transpileScript(): Promise<string> {
-  const { code } = await transform(await readPageFile('app.ts'), {
+async function transpileScript(name: string): Promise<string> {
+  const { code } = await transform(await readPageFile(name), {
     loader: 'ts',
     format: 'esm',
     target: 'es2022',
-    sourcefile: 'app.ts',
+    sourcefile: name,
   });
   return code;
 }
@@ -52,7 +53,8 @@ function once(make: () => Promise<string>): () => Promise<string> {
 
 // Read (and transpiled) at the first request, then served from memory: the files change only with a deploy.
 const pageHtml = once(() => readPageFile('index.html'));
-const pageScript = once(transpileScript);
+const pageScript = once(() => transpileScript('app.ts'));
+const insightsScript = once(() => transpileScript('insights.ts'));
 const pageCss = once(() => readPageFile('app.css'));
 
 /**
@@ -88,6 +90,14 @@ export function createAgentPageRouter() {
       responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
     },
     serve('text/javascript; charset=utf-8', pageScript),
+  );
+  router.get(
+    '/agent/insights.js',
+    {
+      summary: "The agent inbox page's Insights view",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', insightsScript),
   );
   router.get(
     '/agent/app.css',

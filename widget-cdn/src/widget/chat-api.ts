@@ -4,6 +4,7 @@ import type {
   ConversationKeys,
   ConversationStatus,
   EarlierConversation,
+  Rating,
   StartedConversation,
   VerifiedVisitor,
   WidgetConfig,
@@ -53,6 +54,10 @@ export interface ChatApi {
     onEvent: (event: ServerEvent) => void,
   ): Promise<void>;
   handoff(keys: ConversationKeys): Promise<{ status: ConversationStatus }>;
+  /** Rates an AI answer; a later rating replaces it. */
+  rate(keys: ConversationKeys, messageId: string, rating: Rating, reason?: string): Promise<unknown>;
+  /** The visitor's 1–5 score of a conversation an agent closed. */
+  satisfaction(keys: ConversationKeys, score: number): Promise<unknown>;
   follow(
     keys: ConversationKeys,
     lastEventId: string | undefined,
@@ -62,7 +67,7 @@ export interface ChatApi {
 }
 
 interface Call {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   body?: unknown;
   keys?: ConversationKeys;
   headers?: Record<string, string>;
@@ -110,6 +115,13 @@ export function createChatApi({ apiUrl, operatorKey, fetch, signal }: ChatApiOpt
       await readServerEvents(await call(conversation(keys, '/messages'), { method: 'POST', body: message, keys }), onEvent);
     },
     handoff: (keys) => json(conversation(keys, '/handoff'), { method: 'POST', keys }),
+    rate: (keys, messageId, rating, reason) =>
+      json(conversation(keys, `/messages/${encodeURIComponent(messageId)}/feedback`), {
+        method: 'PUT',
+        body: reason ? { rating, reason } : { rating },
+        keys,
+      }),
+    satisfaction: (keys, score) => json(conversation(keys, '/satisfaction'), { method: 'PUT', body: { score }, keys }),
     async follow(keys, lastEventId, onEvent, followSignal) {
       const headers: Record<string, string> = lastEventId ? { 'last-event-id': lastEventId } : {};
       await readServerEvents(await call(conversation(keys, '/events'), { keys, headers, signal: followSignal }), onEvent);

@@ -24,6 +24,17 @@ export interface ChatMessage {
   outcome?: string;
   replyTo?: string;
   agent?: { name: string };
+  /** The visitor's rating of an AI answer, once given. */
+  feedback?: { rating: Rating; reason?: string | null };
+}
+
+export type Rating = 'up' | 'down';
+
+/** AI answers (not notices, not the greeting) can be rated. */
+export function isRateable(message: ChatMessage): boolean {
+  return (
+    message.author === 'ai' && message.id !== 'greeting' && (message.outcome === 'answered' || message.outcome === 'unknown')
+  );
 }
 
 export interface WidgetConfig {

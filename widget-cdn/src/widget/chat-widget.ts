@@ -102,7 +102,11 @@ export async function startChatWidget(
     history.element,
     signal,
   );
-  const log = createMessageLog(panel.log, () => ({ strings, aiNotice: config.aiNotice || strings.aiNotice }));
+  const log = createMessageLog(panel.log, () => ({
+    strings,
+    aiNotice: config.aiNotice || strings.aiNotice,
+    rate: (messageId, rating, reason) => conversation.rate(messageId, rating, reason),
+  }));
   const focus = createFocusReturn(doc, host);
 
   const showStatus = () => {

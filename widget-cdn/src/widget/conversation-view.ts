@@ -19,4 +19,6 @@ export interface ConversationView {
   setReadOnly(readOnly: boolean): void;
   /** A verified visitor's session is open: their conversations can be listed. */
   setHistoryAvailable(available: boolean): void;
+  /** An agent closed the conversation: the visitor may score it 1–5 (`submit` is true once the service has it). */
+  askSatisfaction(submit: (score: number) => Promise<boolean>): void;
 }

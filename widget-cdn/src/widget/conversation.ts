@@ -8,6 +8,7 @@ import {
   type ConversationKeys,
   type ConversationStatus,
   type EarlierConversation,
+  type Rating,
 } from './chat-types.js';
 import type { ConversationView } from './conversation-view.js';
 import { followConversation } from './event-follower.js';
@@ -55,6 +56,8 @@ export interface Conversation {
   openEarlier(conversation: EarlierConversation): Promise<void>;
   /** Leaves the conversation shown for a new one, started by the next message. */
   startNew(): void;
+  /** Rates an AI answer of the conversation shown; true once the service has it. */
+  rate(messageId: string, rating: Rating, reason?: string): Promise<boolean>;
 }
 
 /**
@@ -72,6 +75,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
   let session: { visitorToken: string; userId: string } | undefined;
   /** A closed conversation read from the list (it is not continued, so not `keys`). */
   let reading: string | undefined;
+  /** The keys of the conversation shown, kept after it closes: its answers can still be rated. */
+  let shown = keys;
   // A conversation verified as a user is theirs only: another user of this browser (or no one signed in) starts afresh.
   if (keys?.userId !== undefined && deps.pageUser() !== undefined && deps.pageUser() !== keys.userId) {
     saved.forget();
@@ -255,6 +260,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   /** Follows the conversation's events while it exists (a new conversation replaces the old one's stream). */
   function follow(current: ConversationKeys): void {
+    shown = current;
     following?.end();
     following = lifetime.child();
     followConversation({
@@ -285,6 +291,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       case 'message':
         return receive(data.message);
       case 'status':
+        if (data.status === 'closed' && data.closedBy === 'agent' && keys) askSatisfaction(keys);
         return setStatus(data.status, data.agentName);
       case 'error':
         if (!viaPost) return;
@@ -350,10 +357,33 @@ export function createConversation(deps: ConversationDeps): Conversation {
     }
   }
 
+  async function rate(messageId: string, rating: Rating, reason?: string): Promise<boolean> {
+    return shown !== undefined && attempt(api.rate(shown, messageId, rating, reason));
+  }
+
+  /** Asks once for the score of a conversation an agent just closed (its keys are forgotten right after). */
+  function askSatisfaction(closed: ConversationKeys): void {
+    view.askSatisfaction((score) => attempt(api.satisfaction(closed, score)));
+  }
+
+  /** A rating sent: true once taken; a refusal shows in the status line. */
+  async function attempt(request: Promise<unknown>): Promise<boolean> {
+    try {
+      await request;
+      setNotice(undefined);
+      return true;
+    } catch (error) {
+      if (!lifetime.signal.aborted)
+        report(error, error instanceof ApiError && error.status === 429 ? 'tooFast' : 'feedbackFailed');
+      return false;
+    }
+  }
+
   async function openEarlier({ conversationId, status: listed }: EarlierConversation): Promise<void> {
     if (!session) return;
     const current = { conversationId, visitorToken: session.visitorToken, userId: session.userId };
     clear(listed === 'closed');
+    shown = current;
     if (listed === 'closed') reading = conversationId;
     else {
       keys = current;
@@ -372,6 +402,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   /** Leaves the conversation shown (this device forgets it) for another one. */
   function clear(readOnly: boolean): void {
     forget();
+    shown = undefined;
     reading = undefined;
     failed = undefined;
     setNotice(undefined);
@@ -401,5 +432,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
     following = undefined;
   }
 
-  return { prepare, send, handoff, rerender, earlier, current: () => keys?.conversationId ?? reading, openEarlier, startNew };
+  return {
+    prepare,
+    send,
+    handoff,
+    rerender,
+    earlier,
+    current: () => keys?.conversationId ?? reading,
+    openEarlier,
+    startNew,
+    rate,
+  };
 }

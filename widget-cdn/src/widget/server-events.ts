@@ -15,6 +15,8 @@ export interface EventData {
   message?: unknown;
   status?: unknown;
   agentName?: unknown;
+  /** A `status` event of a closing: who closed it (`agent`, `idle`, `visitor`). */
+  closedBy?: unknown;
   error?: { code?: unknown; message?: unknown };
 }
 

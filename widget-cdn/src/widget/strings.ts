@@ -9,7 +9,15 @@ export function resolveLocale(requested: string | undefined, browserLanguage: st
 
 /** The notices the status line shows after something went wrong (they win over the status text). */
 export type Notice =
-  'replyDelayed' | 'sendFailed' | 'tooFast' | 'ended' | 'loadFailed' | 'handoffFailed' | 'identityRefused' | 'identityNeeded';
+  | 'replyDelayed'
+  | 'sendFailed'
+  | 'tooFast'
+  | 'ended'
+  | 'loadFailed'
+  | 'handoffFailed'
+  | 'identityRefused'
+  | 'identityNeeded'
+  | 'feedbackFailed';
 
 export interface UiStrings extends Record<Notice, string> {
   openChat: string;
@@ -34,6 +42,13 @@ export interface UiStrings extends Record<Notice, string> {
   newConversation: string;
   open: string;
   over: string;
+  helpful: string;
+  notHelpful: string;
+  /** The optional reason box after "not helpful". */
+  whatMissing: string;
+  thanks: string;
+  rateConversation: string;
+  score(n: number): string;
 }
 
 const en: UiStrings = {
@@ -63,9 +78,16 @@ const en: UiStrings = {
   newConversation: 'New conversation',
   open: 'Open',
   over: 'Ended',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  whatMissing: 'What was missing? (optional)',
+  thanks: 'Thank you for your feedback.',
+  rateConversation: 'How was your conversation?',
+  score: (n) => `${n} of 5`,
   ended: 'This conversation has ended. Send a message to start a new one.',
   loadFailed: 'Could not load the conversation. Try again later.',
   handoffFailed: 'Could not ask for a person. Try again.',
+  feedbackFailed: 'Could not send your feedback. Try again.',
 };
 
 const de: UiStrings = {
@@ -95,9 +117,16 @@ const de: UiStrings = {
   newConversation: 'Neues Gespräch',
   open: 'Offen',
   over: 'Beendet',
+  helpful: 'Hilfreich',
+  notHelpful: 'Nicht hilfreich',
+  whatMissing: 'Was hat gefehlt? (optional)',
+  thanks: 'Vielen Dank für Ihr Feedback.',
+  rateConversation: 'Wie war Ihr Gespräch?',
+  score: (n) => `${n} von 5`,
   ended: 'Dieses Gespräch ist beendet. Schreiben Sie eine Nachricht, um ein neues zu beginnen.',
   loadFailed: 'Das Gespräch konnte nicht geladen werden. Bitte versuchen Sie es später erneut.',
   handoffFailed: 'Die Anfrage nach einer Person ist fehlgeschlagen. Bitte versuchen Sie es erneut.',
+  feedbackFailed: 'Ihr Feedback konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
 };
 
 export function stringsFor(locale: Locale): UiStrings {

@@ -27,3 +27,6 @@ export const closeIcon = () => icon('close', 'M6 6l12 12M18 6 6 18', true);
 export const sendIcon = () =>
   icon('send', 'M3.5 20.3 21 12.8a.9.9 0 0 0 0-1.6L3.5 3.7a.6.6 0 0 0-.8.7L4.9 11l8.1 1-8.1 1-2.2 6.6a.6.6 0 0 0 .8.7z');
 export const listIcon = () => icon('list', 'M4 6h16M4 12h16M4 18h10', true);
+/** A thumb up; turned over by the stylesheet for "not helpful". */
+export const thumbIcon = () =>
+  icon('thumb', 'M7 10v10H3V10h4zm0 0 4-7c1.5 0 2.5 1 2.3 2.6L13 9h5.5a2 2 0 0 1 2 2.4l-1.3 7A2 2 0 0 1 17.2 20H7', true);

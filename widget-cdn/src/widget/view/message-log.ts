@@ -1,8 +1,12 @@
 import type { ChatMessage } from '../chat-types.js';
 import type { ConversationView } from '../conversation-view.js';
+import { renderSurvey } from './feedback.js';
 import { renderMessage, renderStreamingMessage, type MessageContext } from './message-view.js';
 
-type MessageLog = Pick<ConversationView, 'showMessages' | 'addMessage' | 'showStream' | 'endStream' | 'markFailed'> & {
+type MessageLog = Pick<
+  ConversationView,
+  'showMessages' | 'addMessage' | 'showStream' | 'endStream' | 'markFailed' | 'askSatisfaction'
+> & {
   scrollToEnd(): void;
 };
 
@@ -51,6 +55,10 @@ export function createMessageLog(log: HTMLElement, context: () => MessageContext
     markFailed(messageId, failed) {
       for (const element of log.children)
         if (element.getAttribute('data-message-id') === messageId) element.toggleAttribute('data-failed', failed);
+    },
+    askSatisfaction(submit) {
+      log.append(renderSurvey(context().strings, submit));
+      scrollToEnd();
     },
     scrollToEnd,
   };

@@ -1,12 +1,15 @@
-import type { ChatMessage } from '../chat-types.js';
+import { isRateable, type ChatMessage } from '../chat-types.js';
 import type { UiStrings } from '../strings.js';
 import { h } from './elements.js';
+import { renderRating, type Rate } from './feedback.js';
 import { renderCitations, renderRichText } from './rich-text.js';
 
 export interface MessageContext {
   strings: UiStrings;
   /** The AI notice when a message brings none: the configuration's, else the built-in one. */
   aiNotice: string;
+  /** Rates an AI answer; absent, answers show no rating buttons. */
+  rate?: Rate;
 }
 
 /**
@@ -32,6 +35,7 @@ export function renderMessage(message: ChatMessage, context: MessageContext, ele
     ...(message.author === 'agent' ? [h('span', { 'data-el': 'author' }, message.agent?.name || context.strings.agent)] : []),
     bubble,
     ...(ai ? [aiNotice(message.aiNotice || context.aiNotice, context.strings)] : []),
+    ...(context.rate && isRateable(message) ? [renderRating(message, context.strings, context.rate)] : []),
   );
   return element;
 }

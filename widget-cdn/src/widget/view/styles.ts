@@ -111,6 +111,18 @@ svg[data-stroke] { fill: none; stroke: currentColor; stroke-width: 2; stroke-lin
   align-items: center; gap: 6px; margin: 4px 0 0 4px; font-size: 12px; color: var(--muted);
 }
 [data-el=ai-badge] { padding: 0 5px; border-radius: 4px; font-size: 10px; font-weight: 700; letter-spacing: .04em; line-height: 16px; background: var(--tint); color: var(--accent); }
+[data-el=rate] { display: flex; align-items: center; gap: 2px; margin: 2px 0 0 2px; font-size: 12px; color: var(--muted); }
+[data-el=rate] button, [data-el=survey] button { padding: 4px; border-radius: 8px; color: var(--muted); }
+[data-el=rate] button:hover, [data-el=survey] button:hover, [aria-pressed=true] { background: var(--tint); color: var(--accent); }
+[data-el=rate] svg { width: 16px; height: 16px; }
+[data-rating=down] svg { transform: rotate(180deg); }
+[data-el=thanks] { margin-left: 6px; }
+[data-el=reason] { display: flex; gap: 6px; margin-top: 4px; }
+[data-el=reason] input { flex: 1; min-width: 0; padding: 5px 9px; border: 1px solid var(--line); border-radius: 8px; font: inherit; font-size: 13px; }
+[data-el=reason] button { padding: 0 10px; border-radius: 8px; background: var(--accent); color: #fff; font-size: 13px; }
+[data-el=survey] { align-self: center; text-align: center; font-size: 13.5px; color: var(--muted); }
+[data-el=survey] p { margin: 0 0 4px; }
+[data-el=survey] button { min-width: 34px; margin: 0 2px; border: 1px solid var(--line); font-weight: 600; }
 [data-streaming] [data-el=text]:empty::before { content: '•••'; letter-spacing: 3px; color: var(--muted); animation: kb-pulse 1s ease-in-out infinite alternate; }
 @keyframes kb-pulse { from { opacity: .3; } }
 

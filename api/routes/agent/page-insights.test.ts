@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { counterFields, createDayCounters, dayOf } from '#insights/day-counters.js';
+import { createUser } from '#testing/api.js';
+import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium } from '#testing/browser.js';
+import { chattingTenant } from '#testing/chat.js';
+import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { tearDown } from '#testing/teardown.js';
+
+/*
+ * The Insights view of the agent inbox page in Debian's Chromium against the real stack: a tenant
+ * admin reads an operator's figures (written to the day counters as the service writes them), sees
+ * them as cards, a chart and tables, and downloads a table as CSV; an agent is told the view is for
+ * admins.
+ */
+
+let stack: IngestionStack;
+let chromium: LaunchedChromium;
+let browser: Browser;
+test.before(async () => {
+  [stack, chromium] = await Promise.all([startIngestionStack(), launchChromium()]);
+  browser = chromium.browser;
+});
+test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
+
+async function signIn(page: Page, token: string) {
+  await page.goto(`${stack.api.url}/agent`);
+  await page.fill('#token', token);
+  await page.click('#sign-in button[type=submit]');
+  await page.click('#show-insights');
+}
+
+const card = (page: Page, title: string) =>
+  page.locator('.card', { has: page.locator('.card-title', { hasText: title }) }).locator('.card-value');
+
+test("an admin reads an operator's insights as cards, a chart and tables, and downloads a table as CSV", async (t) => {
+  const api = stack.api;
+  const tenant = await chattingTenant(api);
+  const admin = await createUser(api, tenant.tenant.id, 'admin', 'Grace');
+  const owner = { tenantId: tenant.tenant.id, operatorId: tenant.operator.id as string };
+  const counters = createDayCounters(api.redis, api.config.redis.prefix);
+  const today = dayOf(Date.now());
+  const yesterday = dayOf(Date.now() - 86_400_000);
+  for (const day of [yesterday, today]) {
+    await counters.add(owner, day, {
+      [counterFields.started('widget')]: 6,
+      [counterFields.started('messaging')]: 2,
+      [counterFields.closed('widget')]: 8,
+      [counterFields.outcome('widget', 'resolved')]: 6,
+      [counterFields.outcome('widget', 'handed_off')]: 1,
+      [counterFields.outcome('widget', 'abandoned')]: 1,
+      [counterFields.handoff('widget', 'visitor')]: 1,
+      [counterFields.feedback('widget', 'up')]: 3,
+      [counterFields.feedback('widget', 'down')]: 1,
+      [counterFields.satisfaction('widget', 4)]: 1,
+      [counterFields.firstReply('widget', 120)]: 1,
+    });
+    await counters.addCitations(owner, day, [{ key: `${tenant.kb}/returns`, title: 'Returns, "policy", and refunds' }]);
+  }
+
+  const { page, close } = await pageWithConsole(browser);
+  try {
+    await signIn(page, admin.token);
+    await page.locator('.cards').waitFor({ timeout: 15_000 });
+    t.true(await page.locator('#main').isHidden(), 'the inbox gives way to the view');
+    t.is(await card(page, 'Conversations').innerText(), '16');
+    t.is(await card(page, 'Resolved by the AI').innerText(), '75%');
+    t.is(await card(page, 'Handed to a person').innerText(), '13%');
+    t.is(await card(page, 'First agent reply').innerText(), '2 min');
+    t.is(await card(page, 'Helpful answers').innerText(), '75%');
+    t.is(await card(page, 'Satisfaction').innerText(), '4.0 / 5');
+    t.true((await page.locator('.chart svg rect.resolved').count()) >= 2, 'a column per day with conversations');
+    const sources = page.locator('.panel', { hasText: 'Most cited sources' });
+    t.deepEqual(await sources.locator('tbody td').allInnerTexts(), ['Returns, "policy", and refunds', '2']);
+    await page.screenshot({ path: join(artifactsDir(), 'agent-insights.png'), fullPage: true });
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      sources.locator('button', { hasText: 'Download CSV' }).click(),
+    ]);
+    t.regex(
+      download.suggestedFilename(),
+      new RegExp(`^top-sources-${owner.operatorId}-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+    );
+    const csv = await readFile((await download.path())!, 'utf8');
+    t.regex(csv, /"Returns, ""policy"", and refunds"/, 'a title with a comma and quotes is quoted');
+  } finally {
+    await close();
+  }
+});
+
+test('an agent opening the Insights view is told it is for admins', async (t) => {
+  const api = stack.api;
+  const tenant = await chattingTenant(api);
+  const agent = await createUser(api, tenant.tenant.id, 'agent', 'Ada');
+  const { page, close } = await pageWithConsole(browser);
+  try {
+    await signIn(page, agent.token);
+    const said = page.locator('.insights-body .muted');
+    await said.waitFor({ timeout: 15_000 });
+    t.regex(await said.innerText(), /role admin/);
+    await page.click('#show-inbox');
+    t.true(await page.locator('#insights').isHidden());
+    t.true(await page.locator('#main').isVisible());
+  } finally {
+    await close();
+  }
+});
