@@ -46,11 +46,6 @@ export interface ConversationMetrics {
   handedOff(channel: ConversationRef['channel']): void;
 }
 
-/** Who closed a conversation, as its closing notice says (a closing always has one). */
-function closedByOf(notice: StatusNotice | null): ClosedBy | undefined {
-  return notice === 'closedByAgent' ? 'agent' : notice === 'closedIdle' ? 'idle' : undefined;
-}
-
 const uncounted: ConversationMetrics = { answered: () => undefined, handedOff: () => undefined };
 
 const notices: Record<StatusNotice, (strings: OperatorStrings, agent: Agent | null) => string> = {
@@ -180,12 +175,11 @@ export function createConversationActivities({
         const text = notices[input.notice](stringsFor(resolveLocale(ref.locale)), input.agent);
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));
       }
-      const closedBy = closedByOf(input.notice);
       await publish(ref, {
         type: 'status',
         status: input.status,
         agentName: input.agent?.name ?? null,
-        ...(input.status === 'closed' && closedBy ? { closedBy } : {}),
+        ...(closedBy ? { closedBy } : {}),
       });
       const event = conversationStatusChanged(ref, {
         status: input.status,
