@@ -36,10 +36,17 @@ async function openWidget(page: Page) {
 const saved = (page: Page): Promise<{ conversationId: string; visitorToken: string }> =>
   page.evaluate((key) => JSON.parse(localStorage.getItem(`kb-widget:${key}`) ?? 'null'), bed.operatorKey);
 
+/** The chat API's headers for the visitor, from the shop's site (the operator allows no other origin). */
+const visitorHeaders = (keys: { visitorToken: string }) => ({
+  'x-operator-key': bed.operatorKey,
+  'x-visitor-token': keys.visitorToken,
+  origin: new URL(bed.site.url('/')).origin,
+});
+
 /** The conversation's messages as the chat API returns them to the visitor. */
 async function transcript(keys: { conversationId: string; visitorToken: string }) {
   const response = await bed.stack.api.request('GET', `/chat/conversations/${keys.conversationId}/messages`, {
-    headers: { 'x-operator-key': bed.operatorKey, 'x-visitor-token': keys.visitorToken },
+    headers: visitorHeaders(keys),
   });
   return response.body.messages as { id: string; author: string; feedback?: { rating: string; reason?: string | null } }[];
 }
@@ -105,8 +112,9 @@ test('after an agent closes the conversation the visitor scores it, and a second
   await page.screenshot({ path: join(artifactsDir(), 'widget-satisfaction.png') });
 
   const conversation = await bed.stack.api.request('GET', `/chat/conversations/${keys.conversationId}`, {
-    headers: { 'x-operator-key': bed.operatorKey, 'x-visitor-token': keys.visitorToken },
+    headers: visitorHeaders(keys),
   });
+  t.is(conversation.status, 200);
   t.is(conversation.body.closedBy, 'agent');
   t.is(conversation.body.satisfaction, 5);
   await close();
