@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import { requireSetting, type Config } from '#platform/config.js';
 import { dependencyChecks } from '#platform/dependency-health.js';
 import type { Logger } from '#platform/logger.js';
-import { closeRedisClient, connectInBackground, createRedisClient } from '#platform/redis.js';
+import { closeRedisClient, connectInBackground, createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { serviceVersion } from '#platform/version.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
@@ -44,6 +44,9 @@ import { createEventEmitter } from '#outbound-events/emitter.js';
 import { createEventEndpoints } from '#outbound-events/endpoints.js';
 import { deliverySettingsOf } from '#outbound-events/settings.js';
 import { createInbound } from '#messaging/inbound.js';
+import { createAcknowledger, createFeedbackReplies, type RatingsStore } from '#messaging/feedback-replies.js';
+import { createGraphClient } from '#messaging/graph-client.js';
+import { createConversationCounts } from '#insights/conversation-counts.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createConnectorSetup } from '#connectors/connect.js';
 import { createConnectorRecords } from '#connectors/records.js';
@@ -71,7 +74,18 @@ export interface WiredApi {
  * Builds the API from its configuration: one client per dependency, created here once, then the
  * app. The server entry and the integration tests both start the API this way.
  */
-export async function wireApi(config: Config, logger: Logger, telemetry: Partial<Telemetry> = {}): Promise<WiredApi> {
+/** What the API may be given instead of building it from its configuration. */
+export interface ApiExtras {
+  /** Builds the ratings store the messaging channel records taps on its feedback asks with (`insights/ratings.ts`). */
+  ratings?: (redis: RedisClient, prefix: string) => RatingsStore;
+}
+
+export async function wireApi(
+  config: Config,
+  logger: Logger,
+  telemetry: Partial<Telemetry> = {},
+  extras: ApiExtras = {},
+): Promise<WiredApi> {
   const registry = telemetry.metrics ?? createMetricsRegistry();
   const tracer = telemetry.tracing?.tracer;
   const untracedRedis = createRedisClient(config.redis.url, logger);
@@ -116,6 +130,8 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const records = createConversationRecords(redis, config.redis.prefix);
   const transcript = createTranscript(redis, config.redis.prefix);
   const channel = createChannelState(redis, config.redis.prefix);
+  const counts = createConversationCounts(redis, config.redis.prefix);
+  const messagingConnections = createMessagingConnections(redis, config.redis.prefix, secretBox);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
   const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
@@ -158,7 +174,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       transcript,
       follower,
       conversations,
-      startConversation: createWidgetConversationStart({ records, transcript, conversations, timers }),
+      startConversation: createWidgetConversationStart({ records, transcript, conversations, timers, counts }),
       inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
     },
     identity: {
@@ -167,7 +183,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       verifiedVisitors: createVerifiedVisitors({ redis, prefix: config.redis.prefix, records, transcript }),
     },
     messaging: {
-      connections: createMessagingConnections(redis, config.redis.prefix, secretBox),
+      connections: messagingConnections,
       inbound: createInbound({
         records,
         channel,
@@ -175,6 +191,20 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
         tenancy,
         timers,
         logger,
+        counts,
+        // Until the ratings store is wired in, a tap on a feedback ask is taken in as the text it also is.
+        feedback: !extras.ratings
+          ? { take: async () => false }
+          : createFeedbackReplies({
+              records,
+              transcript,
+              ratings: extras.ratings(redis, config.redis.prefix),
+              acknowledger: createAcknowledger({
+                connections: messagingConnections,
+                graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
+                logger,
+              }),
+            }),
       }),
       channel,
       allowDevelopmentMode: config.env !== 'production',

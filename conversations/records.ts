@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { ConversationRef, ConversationStatus } from '#workflows/conversation/types.js';
+import type { ClosedBy, ConversationRef, ConversationStatus, HandoffBy } from '#workflows/conversation/types.js';
 import { conversationKeys } from './redis-keys.js';
 
 export interface Contact {
@@ -27,6 +27,13 @@ export interface ConversationRecord extends ConversationRef {
   agentId?: string;
   createdAt: string;
   updatedAt: string;
+  /** Who closed it (written when it closes; absent before, and in records closed before it was kept). */
+  closedBy?: ClosedBy;
+  /** Decided once it closed (docs/insights.md, "Outcomes"), with the UTC day of the close. */
+  outcome?: 'resolved' | 'handed_off' | 'abandoned';
+  outcomeDay?: string;
+  /** Who first handed it to a person, when one was asked for or took over. */
+  handoffBy?: HandoffBy;
 }
 
 /** The statuses in which a conversation needs a person: the agent inbox's default list. */
@@ -137,5 +144,9 @@ function fromHash(conversationId: string, hash: Record<string, string>): Convers
     ...(hash.agentId ? { agentId: hash.agentId } : {}),
     createdAt: hash.createdAt ?? '',
     updatedAt: hash.updatedAt ?? '',
+    ...(hash.closedBy ? { closedBy: hash.closedBy as ClosedBy } : {}),
+    ...(hash.outcome ? { outcome: hash.outcome as NonNullable<ConversationRecord['outcome']> } : {}),
+    ...(hash.outcomeDay ? { outcomeDay: hash.outcomeDay } : {}),
+    ...(hash.handoffBy ? { handoffBy: hash.handoffBy as HandoffBy } : {}),
   };
 }

@@ -8,7 +8,7 @@ import { createLogger } from '#platform/logger.js';
 import { poll } from '#platform/poll.js';
 import { createTenancy, type Tenancy } from '#tenancy/index.js';
 import { answerClientErrors } from '#api/client-errors.js';
-import { wireApi, type WiredApi } from '#api/wiring.js';
+import { wireApi, type ApiExtras, type WiredApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { testConfig } from './config.js';
@@ -46,10 +46,11 @@ export async function startTestApi(
   overrides: Record<string, string> = {},
   logDestination?: DestinationStream,
   telemetry: Partial<Telemetry> = {},
+  extras: ApiExtras = {},
 ): Promise<TestApi> {
   const config = testConfig({ ...(logDestination ? { LOG_LEVEL: 'info' } : {}), ...overrides });
   const logger = createLogger({ level: config.logLevel, name: 'api-test' }, logDestination);
-  const api = await wireApi(config, logger, telemetry);
+  const api = await wireApi(config, logger, telemetry, extras);
   const server: Server = await new Promise((resolve) => {
     const s = answerClientErrors(api.app.listen(0, '127.0.0.1', () => resolve(s)));
   });

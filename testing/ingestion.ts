@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Telemetry } from '#platform/telemetry.js';
+import type { ApiExtras } from '#api/wiring.js';
 import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
 import { eventually } from './eventually.js';
 import { tearDown, type ClosingSteps } from './teardown.js';
@@ -20,12 +21,18 @@ export interface IngestionStack {
 /** The real API and a real worker sharing a Redis prefix and task queues of their own. */
 export async function startIngestionStack(
   overrides: Record<string, string> = {},
-  options: { worker?: boolean; telemetry?: { api?: Partial<Telemetry>; worker?: Partial<Telemetry> } } = {},
+  options: {
+    worker?: boolean;
+    telemetry?: { api?: Partial<Telemetry>; worker?: Partial<Telemetry> };
+    /** What the API is given instead of building it (a ratings store). */
+    api?: ApiExtras;
+  } = {},
 ): Promise<IngestionStack> {
   const api = await startTestApi(
     { TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, ...overrides },
     undefined,
     options.telemetry?.api,
+    options.api,
   );
   let worker: TestWorker | undefined;
   const stack: IngestionStack = {

@@ -97,8 +97,13 @@ export const chatMessage = objectOf(
       ),
       description: 'Messaging: the image or document an agent sent; `text` is `[Image] caption` or `[Document: name] caption`.',
     },
+    ask: {
+      enum: ['answer_feedback', 'satisfaction'],
+      description:
+        'Messaging: a system message that asked the customer to rate, as Yes / No buttons (`answer_feedback`) or a list of scores 1–5 (`satisfaction`).',
+    },
   },
-  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent', 'template', 'attachment'],
+  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent', 'template', 'attachment', 'ask'],
 );
 
 const status = { enum: [...conversationStatuses] } as const;
