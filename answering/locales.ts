@@ -23,6 +23,16 @@ export interface OperatorStrings {
   closedByAgent: string;
   answerFailed: string;
   sources: string;
+  /** Messaging, after a conversation the AI resolved: the question with reply buttons (titles at most 20 characters). */
+  feedbackAsk: string;
+  feedbackYes: string;
+  feedbackNo: string;
+  /** Messaging, after an agent closed the conversation: a list of scores 1 to 5 (row titles at most 24 characters). */
+  satisfactionAsk: string;
+  satisfactionButton: string;
+  satisfactionScores: readonly [string, string, string, string, string];
+  /** The short thanks for a tapped rating. */
+  feedbackThanks: string;
 }
 
 const strings: Record<Locale, OperatorStrings> = {
@@ -42,6 +52,13 @@ const strings: Record<Locale, OperatorStrings> = {
     closedByAgent: 'This conversation has been closed.',
     answerFailed: "Sorry, I can't answer right now. Please try again in a moment, or ask to talk to a person.",
     sources: 'Sources',
+    feedbackAsk: 'Was this helpful?',
+    feedbackYes: 'Yes',
+    feedbackNo: 'No',
+    satisfactionAsk: 'How would you rate the help you got from our team?',
+    satisfactionButton: 'Rate',
+    satisfactionScores: ['1 – Poor', '2 – Fair', '3 – Good', '4 – Very good', '5 – Excellent'],
+    feedbackThanks: 'Thank you for your feedback!',
   },
   de: {
     aiNotice: 'Diese Antwort wurde von einer KI erstellt und kann Fehler enthalten.',
@@ -60,6 +77,13 @@ const strings: Record<Locale, OperatorStrings> = {
     answerFailed:
       'Ich kann gerade leider nicht antworten. Bitte versuchen Sie es gleich noch einmal, oder fragen Sie nach einer Person.',
     sources: 'Quellen',
+    feedbackAsk: 'War das hilfreich?',
+    feedbackYes: 'Ja',
+    feedbackNo: 'Nein',
+    satisfactionAsk: 'Wie bewerten Sie die Hilfe unseres Teams?',
+    satisfactionButton: 'Bewerten',
+    satisfactionScores: ['1 – Schlecht', '2 – Mäßig', '3 – Gut', '4 – Sehr gut', '5 – Ausgezeichnet'],
+    feedbackThanks: 'Vielen Dank für Ihr Feedback!',
   },
 };
 

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import { requireSetting, type Config } from '#platform/config.js';
 import { dependencyChecks } from '#platform/dependency-health.js';
 import type { Logger } from '#platform/logger.js';
-import { closeRedisClient, connectInBackground, createRedisClient } from '#platform/redis.js';
+import { closeRedisClient, connectInBackground, createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { serviceVersion } from '#platform/version.js';
 import { createWeaviateClient } from '#platform/weaviate.js';
@@ -45,6 +45,9 @@ import { createEventEmitter } from '#outbound-events/emitter.js';
 import { createEventEndpoints } from '#outbound-events/endpoints.js';
 import { deliverySettingsOf } from '#outbound-events/settings.js';
 import { createInbound } from '#messaging/inbound.js';
+import { createAcknowledger, createFeedbackReplies } from '#messaging/feedback-replies.js';
+import { createGraphClient } from '#messaging/graph-client.js';
+import { createConversationCounts } from '#insights/conversation-counts.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createConnectorSetup } from '#connectors/connect.js';
 import { createConnectorRecords } from '#connectors/records.js';
@@ -117,6 +120,10 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const records = createConversationRecords(redis, config.redis.prefix);
   const transcript = createTranscript(redis, config.redis.prefix);
   const channel = createChannelState(redis, config.redis.prefix);
+  const counts = createConversationCounts(redis, config.redis.prefix);
+  // A new `down` is to become a content gap: the recorder (insights/content-gaps/) is wired in as onRatedDown.
+  const ratings = createRatings({ redis, prefix: config.redis.prefix, records, transcript, logger });
+  const messagingConnections = createMessagingConnections(redis, config.redis.prefix, secretBox);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
   const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
@@ -159,10 +166,9 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       transcript,
       follower,
       conversations,
-      startConversation: createWidgetConversationStart({ records, transcript, conversations, timers }),
+      startConversation: createWidgetConversationStart({ records, transcript, conversations, timers, counts }),
       inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
-      // A new `down` is to become a content gap: the recorder (insights/content-gaps/) is wired in as onRatedDown.
-      ratings: createRatings({ redis, prefix: config.redis.prefix, records, transcript, logger }),
+      ratings,
     },
     identity: {
       identities,
@@ -170,7 +176,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       verifiedVisitors: createVerifiedVisitors({ redis, prefix: config.redis.prefix, records, transcript }),
     },
     messaging: {
-      connections: createMessagingConnections(redis, config.redis.prefix, secretBox),
+      connections: messagingConnections,
       inbound: createInbound({
         records,
         channel,
@@ -178,6 +184,17 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
         tenancy,
         timers,
         logger,
+        counts,
+        feedback: createFeedbackReplies({
+          records,
+          transcript,
+          ratings,
+          acknowledger: createAcknowledger({
+            connections: messagingConnections,
+            graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
+            logger,
+          }),
+        }),
       }),
       channel,
       allowDevelopmentMode: config.env !== 'production',

@@ -25,4 +25,6 @@ export interface ChatMessage {
   template?: NonNullable<AgentReplyExtras['template']>;
   /** Messaging: the image or document an agent sent (`text` is `[Image] caption` or `[Document: name] caption`). */
   attachment?: NonNullable<AgentReplyExtras['attachment']>;
+  /** Messaging: a system message that asks the customer to rate (`messaging/feedback-asks.ts`), sent as buttons or a list. */
+  ask?: 'answer_feedback' | 'satisfaction';
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { ClosedBy, ConversationRef, ConversationStatus } from '#workflows/conversation/types.js';
+import type { ClosedBy, ConversationRef, ConversationStatus, HandoffBy } from '#workflows/conversation/types.js';
 import { conversationKeys } from './redis-keys.js';
 
 export interface Contact {
@@ -25,10 +25,15 @@ export interface ConversationRecord extends ConversationRef {
   agentName: string | null;
   /** The id of the agent who has the conversation (status `agent`); absent otherwise, and in records written before it was kept. */
   agentId?: string;
-  /** Who closed it (status `closed`); absent before, and in records closed before it was kept. */
-  closedBy?: ClosedBy;
   createdAt: string;
   updatedAt: string;
+  /** Who closed it (written when it closes; absent before, and in records closed before it was kept). */
+  closedBy?: ClosedBy;
+  /** Decided once it closed (docs/insights.md, "Outcomes"), with the UTC day of the close. */
+  outcome?: 'resolved' | 'handed_off' | 'abandoned';
+  outcomeDay?: string;
+  /** Who first handed it to a person, when one was asked for or took over. */
+  handoffBy?: HandoffBy;
 }
 
 /** The statuses in which a conversation needs a person: the agent inbox's default list. */
@@ -138,8 +143,11 @@ function fromHash(conversationId: string, hash: Record<string, string>): Convers
     contact: JSON.parse(hash.contact || '{}') as Contact,
     agentName: hash.agentName || null,
     ...(hash.agentId ? { agentId: hash.agentId } : {}),
-    ...(hash.closedBy ? { closedBy: hash.closedBy as ClosedBy } : {}),
     createdAt: hash.createdAt ?? '',
     updatedAt: hash.updatedAt ?? '',
+    ...(hash.closedBy ? { closedBy: hash.closedBy as ClosedBy } : {}),
+    ...(hash.outcome ? { outcome: hash.outcome as NonNullable<ConversationRecord['outcome']> } : {}),
+    ...(hash.outcomeDay ? { outcomeDay: hash.outcomeDay } : {}),
+    ...(hash.handoffBy ? { handoffBy: hash.handoffBy as HandoffBy } : {}),
   };
 }

@@ -4,6 +4,10 @@ export function conversationKeys(prefix: string) {
     record: (conversationId: string) => `${prefix}:conversation:${conversationId}`,
     transcript: (conversationId: string) => `${prefix}:conversation:${conversationId}:messages`,
     events: (conversationId: string) => `${prefix}:conversation:${conversationId}:events`,
+    /** Answer ratings (docs/insights.md): a hash of message id to `{rating, reason, ratedAt, …}` as JSON. */
+    feedback: (conversationId: string) => `${prefix}:conversation:${conversationId}:feedback`,
+    /** What of the conversation was counted in the insight counters already (a retried activity counts nothing twice). */
+    counted: (conversationId: string) => `${prefix}:conversation:${conversationId}:counted`,
     live: (conversationId: string) => `${prefix}:conversation-live:${conversationId}`,
     ofTenant: (tenantId: string) => `${prefix}:tenant:${tenantId}:conversations`,
     /** The tenant's conversations waiting for or with a person, by when they last changed status. */

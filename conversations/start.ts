@@ -8,12 +8,15 @@ import { greetingMessage } from './messages.js';
 import type { Contact, ConversationRecord, ConversationRecords } from './records.js';
 import type { Transcript } from './transcript.js';
 import type { ConversationClient } from './workflow-client.js';
+import type { ConversationCounts } from '#insights/conversation-counts.js';
 
 export interface WidgetConversationStartDeps {
   records: Pick<ConversationRecords, 'create' | 'remove'>;
   transcript: Pick<Transcript, 'append'>;
   conversations: Pick<ConversationClient, 'start'>;
   timers: ConversationTimers;
+  /** The operator's `started:widget` counter. */
+  counts: Pick<ConversationCounts, 'started'>;
 }
 
 export interface StartedConversation {
@@ -28,7 +31,13 @@ export interface StartedConversation {
  * Starts a widget visitor's conversation: its record, its workflow, then the greeting. A workflow
  * that cannot be started leaves no record behind: no workflow, no conversation.
  */
-export function createWidgetConversationStart({ records, transcript, conversations, timers }: WidgetConversationStartDeps) {
+export function createWidgetConversationStart({
+  records,
+  transcript,
+  conversations,
+  timers,
+  counts,
+}: WidgetConversationStartDeps) {
   return async function startWidgetConversation(
     operator: Pick<Operator, 'id' | 'tenantId' | 'knowledgeBaseId' | 'name' | 'locale'>,
     visitor: { contact: Contact; locale?: string },
@@ -53,6 +62,7 @@ export function createWidgetConversationStart({ records, transcript, conversatio
     }
     // The visitor can send nothing before they hold the token, so the greeting still comes first.
     await transcript.append(ref.conversationId, greeting);
+    await counts.started(ref);
     return { ref, record, visitorToken, greeting };
   };
 }

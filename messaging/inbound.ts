@@ -9,6 +9,8 @@ import type { ConversationRef, ConversationTimers } from '#workflows/conversatio
 import type { ChannelState, DeliveryProblem } from './channel-state.js';
 import { deliveryProblemCode } from './graph-errors.js';
 import type { WebhookEvent } from './webhook-payload.js';
+import type { FeedbackReplies } from './feedback-replies.js';
+import type { ConversationCounts } from '#insights/conversation-counts.js';
 
 type WebhookMessage = Extract<WebhookEvent, { kind: 'message' }>;
 type WebhookStatus = Extract<WebhookEvent, { kind: 'status' }>;
@@ -28,6 +30,10 @@ export interface InboundDeps {
   tenancy: Pick<Tenancy, 'listOperators'>;
   timers: ConversationTimers;
   logger: Logger;
+  /** The operator's `started:messaging` counter. */
+  counts: Pick<ConversationCounts, 'started'>;
+  /** Taps on the feedback asks: recorded, thanked, and no conversation started. */
+  feedback: Pick<FeedbackReplies, 'take'>;
   /** How long a copy of a message waits for another copy taking it in at that moment (default 10 s). */
   racingCopyWaitMs?: number;
 }
@@ -59,6 +65,8 @@ export function createInbound({
   tenancy,
   timers,
   logger,
+  counts,
+  feedback,
   racingCopyWaitMs = 10_000,
 }: InboundDeps) {
   /** The customer's conversation `current`, if its record still reads open. */
@@ -114,6 +122,8 @@ export function createInbound({
     const ref = await newConversation(connection, event.from, current, event.customerName);
     await channel.noteCustomerMessage(ref.conversationId, at, event.messageId);
     await conversations.receiveCustomerMessage(ref, timers, message);
+    // Counted once per conversation: a racing delivery that joined it counts nothing.
+    await counts.started(ref);
   }
 
   /**
@@ -164,7 +174,9 @@ export function createInbound({
               continue;
             }
             try {
-              await handOver(connection, event, await channel.conversationOf(connection.id, event.from));
+              // A tap on a feedback ask of the customer's own conversation is a rating, not a message.
+              if (!(await feedback.take(connection.id, event)))
+                await handOver(connection, event, await channel.conversationOf(connection.id, event.from));
             } catch (error) {
               await channel.releaseTakingIn(connection.id, event.messageId);
               throw error;

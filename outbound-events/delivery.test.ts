@@ -14,6 +14,8 @@ import { assertMatchesSchema } from '#testing/schema.js';
 import { createTemporalClient, type TemporalClient } from '#platform/temporal.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createConversationActivities } from '#activities/conversation/conversation-activities.js';
+import { createConversationCounts } from '#insights/conversation-counts.js';
+import { createChannelState } from '#messaging/channel-state.js';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
@@ -292,6 +294,8 @@ test.serial('an activity run twice (a retry after its write) emits its event onc
     events: createEventPublisher(redis, config.redis.prefix),
     answerQuestion: () => Promise.reject(new Error('no question is asked here')),
     answerBudget: createAnswerBudget(redis, { prefix: config.redis.prefix, perDay: 10 }),
+    counts: createConversationCounts(redis, config.redis.prefix),
+    channel: createChannelState(redis, config.redis.prefix),
     outboundEvents: emitter(),
   });
   const conversation = {

@@ -20,7 +20,10 @@ export interface IngestionStack {
 /** The real API and a real worker sharing a Redis prefix and task queues of their own. */
 export async function startIngestionStack(
   overrides: Record<string, string> = {},
-  options: { worker?: boolean; telemetry?: { api?: Partial<Telemetry>; worker?: Partial<Telemetry> } } = {},
+  options: {
+    worker?: boolean;
+    telemetry?: { api?: Partial<Telemetry>; worker?: Partial<Telemetry> };
+  } = {},
 ): Promise<IngestionStack> {
   const api = await startTestApi(
     { TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`, ...overrides },

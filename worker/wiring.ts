@@ -8,6 +8,7 @@ import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createChannelState } from '#messaging/channel-state.js';
+import { createConversationCounts } from '#insights/conversation-counts.js';
 import { createMessagingConnections } from '#messaging/connections.js';
 import { createGraphClient } from '#messaging/graph-client.js';
 import { createOutboundHttp, everyNetwork } from '#platform/outbound/outbound-http.js';
@@ -96,6 +97,7 @@ export async function wireWorker(
     maxResponseBytes: config.outbound.maxResponseBytes,
   });
   const outboundEvents = createOutboundEvents({ redis, secretBox, temporal, config, http: outbound });
+  const channel = createChannelState(redis, config.redis.prefix);
   const activities = createActivities({
     jobs,
     sources,
@@ -119,11 +121,13 @@ export async function wireWorker(
         evidence: config.answerEvidence,
         sentences: sentences.answering,
       }),
+      counts: createConversationCounts(redis, config.redis.prefix),
+      channel,
       metrics: metrics.conversations,
     },
     delivery: {
       transcript,
-      channel: createChannelState(redis, config.redis.prefix),
+      channel,
       connections: createMessagingConnections(redis, config.redis.prefix, secretBox),
       graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
       metrics: metrics.delivery,

@@ -6,10 +6,15 @@ import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationEvent, EventPublisher } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
+import type { ConversationCounts, CitedSource } from '#insights/conversation-counts.js';
+import type { ChannelState } from '#messaging/channel-state.js';
+import { askAtClose, askMessage, feedbackAsks, type FeedbackAsk } from '#messaging/feedback-asks.js';
+import type { Citation } from '#answering/types.js';
 import type {
   Agent,
   AgentReplyExtras,
   ClosedBy,
+  ClosingFacts,
   ConversationRef,
   ConversationStatus,
   StatusNotice,
@@ -34,6 +39,10 @@ export interface ConversationActivityDeps {
   answerBudget: Pick<AnswerBudget, 'spend'>;
   /** The tenant's event endpoints hear of each message recorded and each handoff, assignment and closing. */
   outboundEvents?: Pick<EventEmitter, 'emit'>;
+  /** The operator's insight counters: started, answers and cited sources, first replies, outcomes. */
+  counts: ConversationCounts;
+  /** The messaging channel's 24-hour window: a feedback ask goes out only while it is open. */
+  channel: Pick<ChannelState, 'windowOpenUntil'>;
   metrics?: ConversationMetrics;
   now?: () => Date;
 }
@@ -44,6 +53,17 @@ export interface ConversationMetrics {
   answered(answer: Pick<AnsweredQuestion, 'outcome' | 'generator'>, seconds: number): void;
   /** A conversation was handed to a person: it now waits for an agent. */
   handedOff(channel: ConversationRef['channel']): void;
+}
+
+/** The sources an answer cited, once each: `{knowledgeBaseId}/{externalId}` and the title. */
+function citedSources(ref: ConversationRef, citations: Citation[]): CitedSource[] {
+  const sources = new Map<string, string>();
+  for (const citation of citations) sources.set(`${ref.knowledgeBaseId}/${citation.externalId}`, citation.title);
+  return [...sources].map(([key, title]) => ({ key, title }));
+}
+
+function isAsk(value: string): value is FeedbackAsk {
+  return (feedbackAsks as readonly string[]).includes(value);
 }
 
 const uncounted: ConversationMetrics = { answered: () => undefined, handedOff: () => undefined };
@@ -72,6 +92,8 @@ export function createConversationActivities({
   answerQuestion,
   answerBudget,
   outboundEvents,
+  counts,
+  channel,
   metrics = uncounted,
   now = () => new Date(),
 }: ConversationActivityDeps) {
@@ -102,15 +124,13 @@ export function createConversationActivities({
       if (context.info.attempt > 1) tokens.reset();
 
       // Past the operator's budget, a messaging customer is handed to a person rather than left unanswered.
-      if (
-        asksForHuman(message.text, locale) ||
-        (ref.channel === 'messaging' && !(await answerBudget.spend(ref.operatorId)).allowed)
-      ) {
+      const askedForPerson = asksForHuman(message.text, locale);
+      if (askedForPerson || (ref.channel === 'messaging' && !(await answerBudget.spend(ref.operatorId)).allowed)) {
         const text = stringsFor(locale).handoffStarted;
         tokens.token(text);
         await tokens.flush();
         await finish(ref, aiNoticeMessage({ ...reply, createdAt: now().toISOString() }, text, 'handoff'), 'waiting_for_agent');
-        return { handoffRequested: true };
+        return { handoffRequested: true, handoffBy: askedForPerson ? 'visitor' : 'ai' };
       }
 
       const started = performance.now();
@@ -123,6 +143,7 @@ export function createConversationActivities({
       context.log.info('answered', { outcome: answer.outcome, generator: answer.generator, citations: answer.citations.length });
       await publish(ref, { type: 'citations', replyTo, citations: answer.citations });
       await finish(ref, aiAnswerMessage({ ...reply, createdAt: now().toISOString() }, answer), 'ai');
+      await counts.answered(ref, reply.id, answer.outcome, citedSources(ref, answer.citations));
       return { handoffRequested: false, outcome: answer.outcome };
     },
 
@@ -165,16 +186,17 @@ export function createConversationActivities({
       agent: Agent | null;
       /** The workflow's number for this change, unique within the conversation: the notice's id. */
       effectId: number;
-      /** With status `closed`: who closed it. Histories before it was passed leave it out: the notice tells. */
-      closedBy?: ClosedBy;
+      /** On closing: what decides the outcome (absent in histories recorded before outcomes were kept). */
+      closing?: ClosingFacts;
     }): Promise<void> {
       const { conversation: ref } = input;
-      const closedBy = input.status === 'closed' ? (input.closedBy ?? closedByNotice[input.notice ?? '']) : undefined;
+      const closedBy = input.status === 'closed' ? (input.closing?.closedBy ?? closedByNotice[input.notice ?? '']) : undefined;
       await records.setStatus(ref, input.status, input.agent?.name ?? null, input.agent?.agentId ?? null, closedBy);
       if (input.notice) {
         const text = notices[input.notice](stringsFor(resolveLocale(ref.locale)), input.agent);
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));
       }
+      if (input.closing) await closeWithOutcome(ref, input.closing);
       await publish(ref, {
         type: 'status',
         status: input.status,
@@ -194,11 +216,33 @@ export function createConversationActivities({
     },
 
     async recordAgentMessage(
-      input: { conversation: ConversationRef; agent: Agent; messageId: string; text: string } & AgentReplyExtras,
+      input: {
+        conversation: ConversationRef;
+        agent: Agent;
+        messageId: string;
+        text: string;
+        /** The agent's first reply since the handoff: epoch ms of the handoff (or unasked takeover). */
+        handedOffAt?: number;
+      } & AgentReplyExtras,
     ): Promise<void> {
-      await record(input.conversation, agentMessage(input.messageId, input.text, input.agent.name, now().toISOString(), input));
+      const { handedOffAt, ...reply } = input;
+      await record(input.conversation, agentMessage(reply.messageId, reply.text, reply.agent.name, now().toISOString(), reply));
+      if (handedOffAt !== undefined)
+        await counts.firstReply(input.conversation, Math.max(0, (now().getTime() - handedOffAt) / 1000));
     },
   };
+
+  /**
+   * Decides and counts the outcome once (`ConversationCounts.closed`), with the feedback ask of a
+   * messaging conversation, decided once with it and written to the transcript: the delivery after
+   * this effect sends it, as buttons or a list.
+   */
+  async function closeWithOutcome(ref: ConversationRef, closing: ClosingFacts): Promise<void> {
+    const windowOpen = ref.channel === 'messaging' && ((await channel.windowOpenUntil(ref.conversationId)) ?? now()) > now();
+    const ask = (rated: boolean) => askAtClose(ref, closing, { windowOpen, rated }) ?? '';
+    const closed = await counts.closed(ref, closing, { unrated: ask(false), rated: ask(true) });
+    if (isAsk(closed.ask)) await record(ref, askMessage(closed.ask, ref.locale, now().toISOString()));
+  }
 
   async function finish(ref: ConversationRef, reply: ChatMessage, status: ConversationStatus): Promise<void> {
     await record(ref, reply);

@@ -9,6 +9,7 @@ import { extrasPayloads, sendableOutsideWindow } from '#messaging/agent-extras.j
 import { deliveryProblemCode } from '#messaging/graph-errors.js';
 import { markIfTokenRefused } from '#messaging/token-refusal.js';
 import { choiceMessages, textMessages } from '#messaging/outbound-message.js';
+import { askPayload } from '#messaging/feedback-asks.js';
 import type { ConversationRef } from '#workflows/conversation/types.js';
 
 /** The button an AI answer that found nothing offers: tapping it asks for a person. */
@@ -248,13 +249,16 @@ function isString(value: string | undefined): value is string {
 }
 
 /**
- * The platform payloads of one message: an answer that found nothing offers a person as a button;
+ * The platform payloads of one message: an answer that found nothing offers a person as a button, a
+ * feedback ask its buttons or list;
  * `replyTo`, the customer message it answers (its first part quotes it).
  */
 function payloadsOf(ref: ConversationRef, message: ChatMessage, replyTo?: string): object[] {
   const to = ref.messaging!.customer;
   const extras = extrasPayloads(to, message, replyTo);
   if (extras) return extras;
+  // A feedback ask: reply buttons or a list whose ids name the conversation they rate.
+  if (message.ask) return [askPayload(ref, { ...message, ask: message.ask })];
   if (message.author === 'ai' && message.outcome === 'unknown') {
     const label = stringsFor(resolveLocale(ref.locale)).handoffButton;
     return choiceMessages(to, message.text, [{ id: handoffChoiceId, title: label }], { replyTo });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
+import { createConversationCounts } from '#insights/conversation-counts.js';
 import { useTestRedis } from '#testing/redis.js';
 import type { ConversationRef } from '#workflows/conversation/types.js';
 import { createConversationActivities } from './conversation-activities.js';
@@ -19,6 +20,8 @@ function activities() {
       throw new Error('no question here');
     },
     answerBudget: { spend: async () => ({ allowed: true, retryAfterSeconds: 0 }) },
+    counts: createConversationCounts(redis, store.prefix),
+    channel: { windowOpenUntil: async () => undefined },
   });
   return { records, recording };
 }
@@ -36,12 +39,13 @@ async function openConversation(records: ReturnType<typeof createConversationRec
   return ref;
 }
 
-test('closing keeps who closed the conversation: from the input, else from the closing notice', async (t) => {
+test('closing keeps who closed the conversation: from the closing facts, else (older histories) from the closing notice', async (t) => {
   const { records, recording } = activities();
   const cases = [
     { notice: 'closedIdle', closedBy: undefined, expected: 'idle' },
     { notice: 'closedByAgent', closedBy: undefined, expected: 'agent' },
     { notice: 'closedByAgent', closedBy: 'visitor', expected: 'visitor' },
+    { notice: 'closedIdle', closedBy: 'idle', expected: 'idle' },
   ] as const;
   for (const [index, { notice, closedBy, expected }] of cases.entries()) {
     const conversation = await openConversation(records);
@@ -59,7 +63,7 @@ test('closing keeps who closed the conversation: from the input, else from the c
       notice,
       agent: null,
       effectId: 2,
-      ...(closedBy ? { closedBy } : {}),
+      ...(closedBy ? { closing: { closedBy, handoffBy: null, answered: false } } : {}),
     });
     t.is((await records.get(conversation.conversationId))!.closedBy, expected, `case ${index}`);
   }

@@ -102,8 +102,13 @@ export const chatMessage = objectOf(
       ...objectOf({ rating, reason: nullable(feedbackReason) }),
       description: 'AI answers, once rated (`PUT …/messages/{messageId}/feedback`): the latest rating.',
     },
+    ask: {
+      enum: ['answer_feedback', 'satisfaction'],
+      description:
+        'Messaging: a system message that asked the customer to rate, as Yes / No buttons (`answer_feedback`) or a list of scores 1–5 (`satisfaction`).',
+    },
   },
-  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent', 'template', 'attachment', 'feedback'],
+  ['aiNotice', 'citations', 'outcome', 'replyTo', 'agent', 'template', 'attachment', 'feedback', 'ask'],
 );
 
 const status = { enum: [...conversationStatuses] } as const;

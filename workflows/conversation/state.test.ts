@@ -166,3 +166,85 @@ test('a window closed at the platform hands an AI conversation to a person, sile
   t.false(closed.windowClosed(2));
   t.is(closed.status, 'closed');
 });
+
+/** The closing facts the close effect carries to the status activity. */
+function closingOf(conversation: Conversation) {
+  const effects = [];
+  for (let effect = conversation.nextEffect(); effect; effect = conversation.nextEffect()) {
+    effects.push(effect);
+    conversation.completeEffect();
+  }
+  const close = effects.find((effect) => effect.kind === 'status' && effect.status === 'closed');
+  return close?.kind === 'status' ? close.closing : undefined;
+}
+
+test('closing carries who closed, who handed off first, and whether a question was answered', (t) => {
+  const quiet = Conversation.start(0);
+  quiet.close('idle');
+  t.deepEqual(closingOf(quiet), { closedBy: 'idle', handoffBy: null, answered: false });
+
+  const answered = Conversation.start(0);
+  t.false(answered.noteAnswer('unknown', 1));
+  t.false(answered.noteAnswer('answered', 2));
+  answered.close('idle');
+  t.deepEqual(closingOf(answered), { closedBy: 'idle', handoffBy: null, answered: true });
+});
+
+test('the first handoff is the one kept: the visitor asking, then an agent, stays the visitor', (t) => {
+  const conversation = Conversation.start(0);
+  t.true(conversation.requestHandoff('visitor', 10));
+  conversation.takeOver(agent, 20);
+  conversation.handBack(30);
+  conversation.takeOver({ agentId: 'a2', name: 'Bo' }, 40);
+  conversation.close('agent');
+  t.deepEqual(closingOf(conversation), { closedBy: 'agent', handoffBy: 'visitor', answered: false });
+  t.like(conversation.snapshot(), { handoffBy: 'visitor', handedOffAt: 10 });
+});
+
+test('two unknowns in a row, the closed window and the answer budget are handoffs by the AI', (t) => {
+  const unknowns = Conversation.start(0);
+  unknowns.noteAnswer('unknown', 1);
+  t.true(unknowns.noteAnswer('unknown', 2));
+  t.like(unknowns.snapshot(), { handoffBy: 'ai', handedOffAt: 2 });
+
+  const window = Conversation.start(0);
+  t.true(window.windowClosed(7));
+  t.like(window.snapshot(), { handoffBy: 'ai', handedOffAt: 7 });
+
+  const budget = Conversation.start(0);
+  t.true(budget.requestHandoff('ai', 9, { first: true, announced: true }));
+  t.like(budget.snapshot(), { handoffBy: 'ai' });
+});
+
+test('an agent taking over an AI conversation unasked hands it off; taking over a waiting one does not', (t) => {
+  const unasked = Conversation.start(0);
+  unasked.takeOver(agent, 50);
+  t.like(unasked.snapshot(), { handoffBy: 'agent', handedOffAt: 50 });
+
+  const asked = Conversation.start(0);
+  asked.requestHandoff('visitor', 5);
+  asked.takeOver(agent, 50);
+  t.like(asked.snapshot(), { handoffBy: 'visitor', handedOffAt: 5 });
+});
+
+test("only the agent's first reply since the handoff carries the handoff's moment", (t) => {
+  const conversation = Conversation.start(0);
+  conversation.requestHandoff('visitor', 1_000);
+  conversation.takeOver(agent, 2_000);
+  conversation.agentReply({ agentId: agent.agentId, messageId: 'r1', text: 'Hi' }, 31_000);
+  conversation.agentReply({ agentId: agent.agentId, messageId: 'r2', text: 'Still there?' }, 40_000);
+  const replies = [];
+  for (let effect = conversation.nextEffect(); effect; effect = conversation.nextEffect()) {
+    if (effect.kind === 'agentMessage') replies.push(effect.handedOffAt);
+    conversation.completeEffect();
+  }
+  t.deepEqual(replies, [1_000, undefined]);
+});
+
+test('an older snapshot without the new fields closes as unanswered and never handed off', (t) => {
+  const conversation = Conversation.start(0);
+  const { handoffBy: _h, handedOffAt: _a, agentReplied: _r, answered: _n, ...older } = conversation.snapshot();
+  const restored = new Conversation(older);
+  restored.close('idle');
+  t.deepEqual(closingOf(restored), { closedBy: 'idle', handoffBy: null, answered: false });
+});

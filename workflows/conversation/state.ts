@@ -2,6 +2,7 @@ import type {
   Agent,
   AgentReply,
   ClosedBy,
+  ClosingFacts,
   ConversationEffect,
   ConversationSnapshot,
   QueuedEffect,
@@ -43,6 +44,10 @@ export class Conversation {
       pending: [],
       nextEffectId: 1,
       unansweredInARow: 0,
+      handoffBy: null,
+      handedOffAt: null,
+      agentReplied: false,
+      answered: false,
     });
   }
 
@@ -71,8 +76,9 @@ export class Conversation {
    * Moves an AI conversation to `waiting_for_agent`; anything else is left as it is. `announced`:
    * the AI's reply already told the customer, so no notice follows.
    */
-  requestHandoff(_by: HandoffBy, now: number, options: { first?: boolean; announced?: boolean } = {}): boolean {
+  requestHandoff(by: HandoffBy, now: number, options: { first?: boolean; announced?: boolean } = {}): boolean {
     if (this.state.status !== 'ai') return false;
+    this.noteHandoff(by, now);
     this.state.status = 'waiting_for_agent';
     this.state.waitingSince = now;
     this.state.waitNoticeSent = false;
@@ -98,6 +104,7 @@ export class Conversation {
    * Answers whether that handoff happened.
    */
   noteAnswer(outcome: VisitorMessageResult['outcome'], now: number): boolean {
+    if (outcome === 'answered') this.state.answered = true;
     if (outcome !== 'unknown') {
       this.state.unansweredInARow = 0;
       return false;
@@ -118,6 +125,8 @@ export class Conversation {
 
   takeOver(agent: Agent, now: number): number {
     if (this.state.status === 'agent' && this.state.agent?.agentId === agent.agentId) return this.state.nextEffectId - 1;
+    // Taking over an AI conversation nobody handed off is a handoff of its own: the agent's.
+    if (this.state.status === 'ai') this.noteHandoff('agent', now);
     this.state.status = 'agent';
     this.state.agent = agent;
     this.state.waitingSince = null;
@@ -132,11 +141,15 @@ export class Conversation {
   agentReply(reply: AgentReply, now: number): number {
     this.state.lastActivityAt = now;
     const { template, attachment } = reply;
+    // The first reply since the handoff carries when that was: the time to it is counted once.
+    const handedOffAt = this.state.agentReplied || this.state.handedOffAt == null ? undefined : this.state.handedOffAt;
+    if (handedOffAt !== undefined) this.state.agentReplied = true;
     return this.enqueue({
       kind: 'agentMessage',
       agent: this.state.agent!,
       messageId: reply.messageId,
       text: reply.text,
+      ...(handedOffAt !== undefined ? { handedOffAt } : {}),
       ...(template ? { template } : {}),
       ...(attachment ? { attachment } : {}),
     });
@@ -170,7 +183,13 @@ export class Conversation {
       status: 'closed',
       notice: by === 'idle' ? 'closedIdle' : 'closedByAgent',
       agent: null,
+      closing: this.closingFacts(by),
     });
+  }
+
+  /** What the outcome is decided from, when the conversation closes `by` someone. */
+  closingFacts(by: ClosedBy): ClosingFacts {
+    return { closedBy: by, handoffBy: this.state.handoffBy ?? null, answered: this.state.answered ?? false };
   }
 
   /** The next effect to carry out, left queued until `completeEffect`. */
@@ -213,6 +232,13 @@ export class Conversation {
       return 'idle';
     }
     return null;
+  }
+
+  /** The first handoff (or unasked takeover) is the conversation's: who, and when. */
+  private noteHandoff(by: HandoffBy, now: number): void {
+    if (this.state.handoffBy) return;
+    this.state.handoffBy = by;
+    this.state.handedOffAt = now;
   }
 
   /** Queues an effect (at `position`, else last) and returns its id. */

@@ -84,6 +84,18 @@ export interface ConversationSnapshot {
   nextEffectId: number;
   /** Answers in a row that found nothing in the knowledge base (absent in older snapshots: 0). */
   unansweredInARow?: number;
+  /**
+   * Who first handed the conversation to a person (absent in older snapshots, null while none has):
+   * the customer asked, the AI gave up (unknowns, the answer budget, the closed window), or an agent
+   * took over an AI conversation unasked.
+   */
+  handoffBy?: HandoffBy | null;
+  /** Epoch ms of that first handoff (or unasked takeover): time to the first agent reply runs from here. */
+  handedOffAt?: number | null;
+  /** True once an agent has replied after the handoff (the first reply is counted once). */
+  agentReplied?: boolean;
+  /** True once the AI answered a question from the knowledge base (absent in older snapshots: false). */
+  answered?: boolean;
 }
 
 /** A notice the operator posts into the conversation when its status changes. */
@@ -93,8 +105,30 @@ export type StatusNotice =
 /** A side effect the workflow carries out through an activity, one at a time, in order. */
 export type ConversationEffect =
   | { kind: 'visitorMessage'; message: VisitorMessage }
-  | { kind: 'status'; status: ConversationStatus; notice: StatusNotice | null; agent: Agent | null }
-  | ({ kind: 'agentMessage'; agent: Agent; messageId: string; text: string } & AgentReplyExtras);
+  | {
+      kind: 'status';
+      status: ConversationStatus;
+      notice: StatusNotice | null;
+      agent: Agent | null;
+      /** On closing: what decides the outcome (absent from effects queued by older code). */
+      closing?: ClosingFacts;
+    }
+  | ({
+      kind: 'agentMessage';
+      agent: Agent;
+      messageId: string;
+      text: string;
+      /** The agent's first reply since the handoff: epoch ms of the handoff (or unasked takeover). */
+      handedOffAt?: number;
+    } & AgentReplyExtras);
+
+/** What the workflow knows when a conversation closes: the status activity decides the outcome from it. */
+export interface ClosingFacts {
+  closedBy: ClosedBy;
+  handoffBy: HandoffBy | null;
+  /** At least one question was answered from the knowledge base. */
+  answered: boolean;
+}
 
 export type QueuedEffect = ConversationEffect & { id: number };
 
@@ -102,6 +136,8 @@ export type QueuedEffect = ConversationEffect & { id: number };
 export interface VisitorMessageResult {
   /** The visitor asked for a person: the conversation moves to `waiting_for_agent`. */
   handoffRequested: boolean;
+  /** Who asked for the handoff: `ai` when the day's answer budget was spent (absent in older results: the visitor). */
+  handoffBy?: HandoffBy;
   /** What the answer was: `unknown` when the knowledge base held nothing to answer with. */
   outcome?: 'answered' | 'unknown' | 'handoff' | 'failed';
 }

@@ -163,7 +163,8 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
       if (ref.channel === 'messaging' && patched(markReadOnAnswer)) await markRead(ref, effect.message.messageId, true);
       try {
         const result = await answerVisitorMessage({ conversation: ref, message: effect.message });
-        if (result.handoffRequested) conversation.requestHandoff('visitor', Date.now(), { first: true, announced: true });
+        if (result.handoffRequested)
+          conversation.requestHandoff(result.handoffBy ?? 'visitor', Date.now(), { first: true, announced: true });
         else conversation.noteAnswer(result.outcome, Date.now());
       } catch (error) {
         if (!(error instanceof ActivityFailure)) throw error;
@@ -184,6 +185,8 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
         notice: effect.notice,
         agent: effect.agent,
         effectId: effect.id,
+        // The facts of a close, for its outcome: absent from other changes, so their input is as it always was.
+        ...(effect.closing ? { closing: effect.closing } : {}),
       });
       upsertSearchAttributes([{ key: conversationStatusKey, value: effect.status }]);
       return;
@@ -196,6 +199,7 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
         // A template or a file: absent from plain replies, so their activity input is as it always was.
         ...(effect.template ? { template: effect.template } : {}),
         ...(effect.attachment ? { attachment: effect.attachment } : {}),
+        ...(effect.handedOffAt !== undefined ? { handedOffAt: effect.handedOffAt } : {}),
       });
       // The agent answers the customer's latest message: it shows as read.
       if (ref.channel === 'messaging' && patched(markReadOnAnswer)) await markRead(ref, undefined, false);
