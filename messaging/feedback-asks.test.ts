@@ -132,6 +132,7 @@ test('an idle close after an answer asks "Was this helpful?" once; a tap rates t
     'answers:messaging:answered': 1,
     'closed:messaging': 1,
     'outcome:messaging:resolved': 1,
+    'feedback:messaging:up': 1,
   });
 });
 
@@ -167,8 +168,8 @@ test('after an agent closed it, one list asks for a score 1–5; a tapped row is
 
   const before = connected.received().length;
   await tap(rows[3], 'list');
-  const satisfaction = await stack.api.redis.hGetAll(`${prefix()}:conversation:${conversationId}:satisfaction`);
-  t.is(satisfaction.score, '4');
+  const satisfaction = await stack.api.redis.get(`${prefix()}:conversation:${conversationId}:satisfaction`);
+  t.like(JSON.parse(satisfaction ?? 'null'), { score: 4 });
   t.is(connected.received().length, before + 1, 'thanked');
   t.is(await connected.conversationId(), conversationId, 'no new conversation');
 });

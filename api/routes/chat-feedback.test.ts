@@ -78,7 +78,13 @@ test('an answer rated up, then down with a reason: the rating is replaced, count
   const day = dayOf(Date.parse(up.body.ratedAt));
   const counters = createDayCounters(stack.api.redis, stack.api.config.redis.prefix);
   const { days } = await counters.read({ tenantId: tenant.id, operatorId: operator.id }, [day]);
-  t.deepEqual(days[0]!.counts, { 'feedback:widget:up': 0, 'feedback:widget:down': 1 });
+  // The conversation's start and its answer are counted that day too.
+  t.deepEqual(days[0]!.counts, {
+    'started:widget': 1,
+    'answers:widget:answered': 1,
+    'feedback:widget:up': 0,
+    'feedback:widget:down': 1,
+  });
 
   const feedback = { rating: 'down', reason: 'It is 14 days in my country.' };
   const read = await history(visitor);
