@@ -34,6 +34,7 @@ import type { ConnectorRecords } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
 import type { ProductEvents } from '#connectors/product-events.js';
 import type { SyncState } from '#connectors/sync-state.js';
+import type { Reports } from '#insights/reports.js';
 import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { httpMetrics } from './middleware/http-metrics.js';
@@ -64,6 +65,7 @@ import { createMessagingConnectionsRouter } from './routes/messaging-connections
 import { createOperatorIdentityRouter } from './routes/operator-identity.js';
 import { createMessagingTemplatesRouter } from './routes/messaging-templates.js';
 import { createEventEndpointsRouter } from './routes/event-endpoints.js';
+import { createInsightsReportsRouter } from './routes/insights-reports.js';
 import { eventWebhooks } from './schemas/event-endpoints.js';
 import type { DeliveryLog } from '#outbound-events/deliveries.js';
 import type { EventEndpoints } from '#outbound-events/endpoints.js';
@@ -138,6 +140,8 @@ export interface AppDeps {
   outboundEvents: { endpoints: EventEndpoints; deliveries: DeliveryLog };
   /** Every event stream of the process, and what bounds them. */
   streams: EventStreams;
+  /** What the owners' reports read: the day counters, and the content-gap clusters (docs/insights.md). */
+  insights: { reports: Reports };
   settings: {
     streams: StreamsConfig;
     adminToken: string;
@@ -178,6 +182,7 @@ export function createApp({
   connectors,
   outboundEvents,
   streams,
+  insights,
   settings,
 }: AppDeps): Koa<ApiState> {
   // The client address (ctx.ip) is the X-Forwarded-For entry as many hops from the right as there
@@ -245,6 +250,7 @@ export function createApp({
       deliveries: outboundEvents.deliveries,
       production: connectors.production,
     }),
+    createInsightsReportsRouter({ tenancy, requireUser, reports: insights.reports }),
     createMessagingWebhooksRouter({
       connections: messaging.connections,
       inbound: messaging.inbound,
