@@ -371,3 +371,16 @@ test('the sources export quotes commas, quotes and line ends, and never lets a t
   // All twelve sources: the export lists more than the report's ten.
   t.true(text.includes('\r\n12,kb/s12,An older title,1\r\n'), text);
 });
+
+test('the reports are documented under Insights, the exports as CSV', async (t) => {
+  const document = (await api.request('GET', '/openapi.json')).body;
+  const report = document.paths['/insights/reports'].get;
+  const table = document.paths['/insights/reports/{table}.csv'].get;
+  t.deepEqual(report.tags, ['Insights']);
+  t.deepEqual(table.tags, ['Insights']);
+  t.deepEqual(report.security, [{ userToken: [] }]);
+  t.truthy(report.responses[200].content['application/json'].schema);
+  t.deepEqual(Object.keys(table.responses[200].content), ['text/csv; charset=utf-8']);
+  t.true(table.parameters.some((p: { in: string; name: string }) => p.in === 'path' && p.name === 'table'));
+  for (const status of ['400', '401', '403', '404']) t.truthy(table.responses[status], `${status} documented`);
+});
