@@ -1,5 +1,5 @@
 /**
- * `npm run bench:insights [-- --conversations 100000 --days 90 --sources 2000 --requests 400 --concurrency 8]`:
+ * `npm run bench:insights [-- --conversations 100000 --days 90 --sources 2000 --requests 300 --concurrency 4]`:
  * the reports on a stack of their own (API and worker processes, real Redis).
  *  - writes straight to the day counters (`insights/day-counters.ts`, pipelined HINCRBY) `days` days
  *    of one operator's activity: `conversations` conversations on both channels with their outcomes,
@@ -23,8 +23,8 @@ const { values: args } = parseArgs({
     conversations: { type: 'string', default: '100000' },
     days: { type: 'string', default: '90' },
     sources: { type: 'string', default: '2000' },
-    requests: { type: 'string', default: '400' },
-    concurrency: { type: 'string', default: '8' },
+    requests: { type: 'string', default: '300' },
+    concurrency: { type: 'string', default: '4' },
   },
 });
 const conversationCount = Number(args.conversations);
@@ -81,8 +81,12 @@ try {
     if (seen !== expected) throw new Error(`the report says ${seen} ${what}, ${expected} were written`);
   const trueMedian = [...written.firstReplies].sort((a, b) => a - b)[Math.ceil(written.firstReplies.length / 2) - 1]!;
 
-  const measure = async (path: string, requestHeaders: Record<string, string> = {}) => {
-    const inFlight = pLimit(concurrency);
+  const measure = async (
+    path: string,
+    requestHeaders: Record<string, string> = {},
+    { count = requestCount, parallel = concurrency } = {},
+  ) => {
+    const inFlight = pLimit(parallel);
     const once = async () => {
       const started = performance.now();
       const response = await fetch(`${stack.apiUrl}${path}`, { headers: requestHeaders });
@@ -93,17 +97,19 @@ try {
     // Warm-up: connections, compiled code paths.
     await Promise.all(Array.from({ length: 20 }, () => inFlight(once)));
     const started = performance.now();
-    const ms = await Promise.all(Array.from({ length: requestCount }, () => inFlight(once)));
+    const ms = await Promise.all(Array.from({ length: count }, () => inFlight(once)));
     const seconds = (performance.now() - started) / 1000;
     const sorted = ms.sort((a, b) => a - b);
     return {
       'p50 ms': round(percentile(sorted, 0.5)),
       'p95 ms': round(percentile(sorted, 0.95)),
       'p99 ms': round(percentile(sorted, 0.99)),
-      'requests/s': round(requestCount / seconds),
+      'requests/s': round(count / seconds),
     };
   };
   const live = await measure('/live');
+  // One at a time first: what a report costs on its own.
+  const alone = await measure(`/insights/reports?${query}`, headers, { count: 50, parallel: 1 });
   const reports = await measure(`/insights/reports?${query}`, headers);
   const csv = await measure(`/insights/reports/daily.csv?${query}`, headers);
   const liveAfter = await measure('/live');
@@ -112,13 +118,18 @@ try {
     `\nbench:insights (${conversationCount} conversations over ${dayCount} days, ${sourceCount} sources, ` +
       `${requestCount} requests per route at ${concurrency} in flight, profile ${stack.profile})`,
   );
-  console.log(`counters written in ${round(writeSeconds)} s; report JSON ${JSON.stringify(report).length} bytes`);
+  const sourceFields = await Promise.all(days.map((day) => redis.hLen(keys.daySources(owner, day))));
+  console.log(
+    `counters written in ${round(writeSeconds)} s; a report reads ${days.length * 2 + 1} hashes, ` +
+      `${sourceFields.reduce((a, b) => a + b, 0)} cited-source fields among them; report JSON ${JSON.stringify(report).length} bytes`,
+  );
   console.log(
     `median first reply: reported ${report.firstAgentReply.medianSeconds} s, exact ${round(trueMedian)} s ` +
       `(${round((Math.abs(report.firstAgentReply.medianSeconds - trueMedian) / trueMedian) * 100, 2)}% off)`,
   );
   console.table({
     'baseline: GET /live': live,
+    [`GET /insights/reports (${dayCount} days), one at a time, 50 requests`]: alone,
     [`GET /insights/reports (${dayCount} days)`]: reports,
     [`GET /insights/reports/daily.csv (${dayCount} days)`]: csv,
     'baseline again: GET /live': liveAfter,
