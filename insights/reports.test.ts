@@ -59,9 +59,14 @@ test('the reports ask the content gaps for the range and the limit, and export t
   const reports = createReports({
     counters,
     contentGaps: {
+      // More clusters than asked, with fields a report does not show.
       async topClusters(...args) {
         asked.push(args);
-        return [cluster];
+        return Array.from({ length: args[2] + 1 }, (_, index) => ({
+          ...cluster,
+          id: `c${index + 1}`,
+          examples: ['how do I return something?'],
+        }));
       },
     },
   });
@@ -69,14 +74,15 @@ test('the reports ask the content gaps for the range and the limit, and export t
 
   const report = await reports.report(owner, range);
   t.is(report.conversations.total, 1);
-  t.deepEqual(report.contentGaps, [cluster]);
+  t.is(report.contentGaps.length, 10);
+  t.deepEqual(report.contentGaps[0], cluster);
   await reports.report(owner, range, { rows: 100 });
   t.deepEqual(asked, [
     [owner, range, 10],
     [owner, range, 100],
   ]);
   t.is(
-    csvOf(reportTable('content-gaps', report)),
+    csvOf(reportTable('content-gaps', { ...report, contentGaps: report.contentGaps.slice(0, 1) })),
     'rank,cluster_id,questions,representative,unknown,rated_down,last_asked_at\r\n' +
       '1,c1,4,"\'=1+1, or ""how do I return\nsomething""?",3,1,2026-03-01T10:00:00.000Z\r\n',
   );

@@ -160,13 +160,21 @@ export function createReports({ counters, contentGaps }: ReportsDeps) {
       range: ReportRange,
       { channel, rows }: { channel?: Channel; rows?: number } = {},
     ): Promise<Report & { contentGaps: ReportGapCluster[] }> {
+      const gapLimit = rows ?? reportLimits.contentGaps;
       const [read, gaps] = await Promise.all([
         counters.read(owner, daysBetween(range.from, range.to)),
-        contentGaps?.topClusters(owner, range, rows ?? reportLimits.contentGaps) ?? [],
+        contentGaps?.topClusters(owner, range, gapLimit) ?? [],
       ]);
       return {
         ...buildReport(read, { ...(channel ? { channel } : {}), topSources: rows ?? reportLimits.topSources }),
-        contentGaps: gaps,
+        // Only the fields a report shows, never more clusters than asked.
+        contentGaps: gaps.slice(0, gapLimit).map(({ id, count, representative, reasons, lastAskedAt }) => ({
+          id,
+          count,
+          representative,
+          reasons: { unknown: reasons.unknown, ratedDown: reasons.ratedDown },
+          lastAskedAt,
+        })),
       };
     },
   };
