@@ -35,6 +35,7 @@ import type { ConnectorRecords } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
 import type { ProductEvents } from '#connectors/product-events.js';
 import type { SyncState } from '#connectors/sync-state.js';
+import type { Reports } from '#insights/reports.js';
 import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { httpMetrics } from './middleware/http-metrics.js';
@@ -67,6 +68,7 @@ import { createOperatorIdentityRouter } from './routes/operator-identity.js';
 import { createInsightsOperatorsRouter } from './routes/insights-operators.js';
 import { createMessagingTemplatesRouter } from './routes/messaging-templates.js';
 import { createEventEndpointsRouter } from './routes/event-endpoints.js';
+import { createInsightsReportsRouter } from './routes/insights-reports.js';
 import { eventWebhooks } from './schemas/event-endpoints.js';
 import type { DeliveryLog } from '#outbound-events/deliveries.js';
 import type { EventEndpoints } from '#outbound-events/endpoints.js';
@@ -143,6 +145,8 @@ export interface AppDeps {
   outboundEvents: { endpoints: EventEndpoints; deliveries: DeliveryLog };
   /** Every event stream of the process, and what bounds them. */
   streams: EventStreams;
+  /** What the owners' reports read: the day counters, and the content-gap clusters (docs/insights.md). */
+  insights: { reports: Reports };
   settings: {
     streams: StreamsConfig;
     adminToken: string;
@@ -183,6 +187,7 @@ export function createApp({
   connectors,
   outboundEvents,
   streams,
+  insights,
   settings,
 }: AppDeps): Koa<ApiState> {
   // The client address (ctx.ip) is the X-Forwarded-For entry as many hops from the right as there
@@ -253,6 +258,7 @@ export function createApp({
       deliveries: outboundEvents.deliveries,
       production: connectors.production,
     }),
+    createInsightsReportsRouter({ tenancy, requireUser, reports: insights.reports }),
     createMessagingWebhooksRouter({
       connections: messaging.connections,
       inbound: messaging.inbound,

@@ -8,6 +8,7 @@ const formatWords: Record<string, string> = {
   uuid: 'must be a UUID, such as 5c0f7e73-a4fe-4df6-9bf1-bf89a4065476',
   uri: 'must be an absolute address, such as https://example.com/page',
   'date-time': 'must be a time in ISO 8601 with its offset, such as 2026-11-25T10:00:00.000Z',
+  date: 'must be a day, YYYY-MM-DD, such as 2026-11-25',
   email: 'must be an email address',
 };
 

@@ -54,6 +54,8 @@ import { createConnectorRecords } from '#connectors/records.js';
 import { createProductEvents } from '#connectors/product-events.js';
 import { createConnectorSchedules } from '#connectors/schedules.js';
 import { createSyncState } from '#connectors/sync-state.js';
+import { createDayCounters } from '#insights/day-counters.js';
+import { createReports } from '#insights/reports.js';
 import { createApp } from './app.js';
 import { createEventStreams } from './event-stream.js';
 import { createApiMetrics } from './metrics.js';
@@ -216,6 +218,8 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
     },
     outboundEvents: { endpoints: eventEndpoints, deliveries: createDeliveryLog(redis, config.redis.prefix) },
     streams,
+    // The content-gap clusters join the reports once their module is wired (`contentGaps`).
+    insights: { reports: createReports({ counters: createDayCounters(redis, config.redis.prefix) }) },
     settings: {
       streams: config.streams,
       adminToken: requireSetting(config.adminToken, 'ADMIN_TOKEN'),

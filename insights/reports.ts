@@ -1,0 +1,187 @@
+import { channels, type Channel } from '#workflows/conversation/types.js';
+import {
+  bucketSeconds,
+  dayOf,
+  daysBetween,
+  handoffReasons,
+  type CounterOwner,
+  type DayCounters,
+  type DayCounts,
+  type HandoffReason,
+} from './day-counters.js';
+import { dayFiguresOf, satisfactionScores, satisfactionSummary, share, sum, type DayFigures } from './report-figures.js';
+
+/**
+ * An operator's report over a range of UTC days (docs/insights.md, "Reports"), from the day
+ * counters: the figures are computed here from the counts alone, so a 90-day report costs one
+ * pipelined read whatever the number of conversations.
+ */
+
+export const reportLimits = {
+  /** The range when none is given: the last 30 days, today (UTC) included. */
+  defaultDays: 30,
+  maxDays: 366,
+  topSources: 10,
+  contentGaps: 10,
+  /** The exports list more of the ranked tables than the report shows. */
+  exportedRows: 100,
+};
+
+export interface ReportRange {
+  from: string;
+  to: string;
+}
+
+/** A content-gap cluster as a report shows it (the clusters' own module gives more). */
+export interface ReportGapCluster {
+  id: string;
+  count: number;
+  representative: string;
+  reasons: { unknown: number; ratedDown: number };
+  lastAskedAt: string;
+}
+
+/** The content-gap clusters, ranked by count in a range (`insights/content-gaps/`). */
+export interface ContentGapClusters {
+  topClusters(owner: CounterOwner, range: ReportRange, limit: number): Promise<ReportGapCluster[]>;
+}
+
+/**
+ * The range a query asks for, or what is wrong with it: `to` defaults to today (UTC), `from` to 29
+ * days before `to` (the last 30 days); `from` ≤ `to`, at most 366 days.
+ */
+export function reportRangeOf(
+  query: { from?: string; to?: string },
+  now: Date,
+): { range: ReportRange } | { problem: { path: string; message: string } } {
+  const to = query.to ?? dayOf(now);
+  const from = query.from ?? shiftDay(to, -(reportLimits.defaultDays - 1));
+  if (from > to) return { problem: { path: '/from', message: `must be on or before \`to\` (${to})` } };
+  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+  if (days > reportLimits.maxDays)
+    return { problem: { path: '/to', message: `must be at most ${reportLimits.maxDays} days from \`from\` (${days} asked)` } };
+  return { range: { from, to } };
+}
+
+/** The report of the counters read over a range (`DayCounters.read`), of one channel or both. */
+export function buildReport(
+  read: { days: { day: string; counts: DayCounts; citations: DayCounts }[]; titles: Record<string, string> },
+  { channel, topSources = reportLimits.topSources }: { channel?: Channel; topSources?: number } = {},
+) {
+  const shown = channel ? [channel] : channels;
+  const daily = read.days.flatMap(({ day, counts }) => shown.map((each) => dayFiguresOf(day, each, counts)));
+  const total = (figure: (day: DayFigures) => number) => sum(daily.map(figure));
+
+  const closed = total((d) => d.closed);
+  const resolved = total((d) => d.resolved);
+  const handedOff = total((d) => d.handedOff);
+  const up = total((d) => d.up);
+  const distribution = satisfactionScores.map((_, index) => total((d) => d.satisfaction[index]!));
+  return {
+    daily,
+    conversations: {
+      total: total((d) => d.started),
+      byChannel: Object.fromEntries(channels.map((each) => [each, total((d) => (d.channel === each ? d.started : 0))])) as Record<
+        Channel,
+        number
+      >,
+      byDay: read.days.map(({ day }) => {
+        const ofDay = daily.filter((d) => d.day === day);
+        const started = (each: Channel) => sum(ofDay.filter((d) => d.channel === each).map((d) => d.started));
+        return { day, total: sum(ofDay.map((d) => d.started)), widget: started('widget'), messaging: started('messaging') };
+      }),
+    },
+    outcomes: {
+      closed,
+      resolved,
+      handedOff,
+      abandoned: total((d) => d.abandoned),
+      resolutionRate: share(resolved, closed),
+      handoffRate: share(handedOff, closed),
+    },
+    handoffReasons: Object.fromEntries(handoffReasons.map((by) => [by, total((d) => d.handoff[by])])) as Record<
+      HandoffReason,
+      number
+    >,
+    answers: { answered: total((d) => d.answered), unknown: total((d) => d.unknown) },
+    firstAgentReply: firstReplySummary(daily),
+    feedback: { up, down: total((d) => d.down), shareUp: share(up, up + total((d) => d.down)) },
+    satisfaction: {
+      ...satisfactionSummary(distribution),
+      distribution: satisfactionScores.map((score, index) => ({ score, count: distribution[index]! })),
+    },
+    topSources: topSourcesOf(read.days, read.titles, topSources),
+  };
+}
+
+export type Report = ReturnType<typeof buildReport>;
+
+/**
+ * The median time to the first agent reply, from the histograms merged over the days: the middle
+ * reply's bucket, as its geometric middle (within 5% of the true time). Null without replies.
+ */
+function firstReplySummary(daily: DayFigures[]): { count: number; medianSeconds: number | null } {
+  const merged = new Map<number, number>();
+  for (const { firstReply } of daily)
+    for (const [bucket, count] of firstReply) merged.set(bucket, (merged.get(bucket) ?? 0) + count);
+  const count = sum([...merged.values()]);
+  if (count === 0) return { count, medianSeconds: null };
+  const middle = Math.ceil(count / 2);
+  let seen = 0;
+  for (const bucket of [...merged.keys()].sort((a, b) => a - b)) {
+    seen += merged.get(bucket)!;
+    if (seen >= middle) return { count, medianSeconds: Math.round(bucketSeconds(bucket) * 100) / 100 };
+  }
+  return { count, medianSeconds: null };
+}
+
+/** The most cited sources over the days, with their latest titles (null when none was kept); ties by key. */
+function topSourcesOf(days: { citations: DayCounts }[], titles: Record<string, string>, limit: number) {
+  const citations = new Map<string, number>();
+  for (const day of days)
+    for (const [key, count] of Object.entries(day.citations)) citations.set(key, (citations.get(key) ?? 0) + count);
+  return [...citations]
+    .sort(([keyA, a], [keyB, b]) => b - a || (keyA < keyB ? -1 : 1))
+    .slice(0, limit)
+    .map(([key, count]) => ({ key, title: titles[key] ?? null, citations: count }));
+}
+
+export interface ReportsDeps {
+  counters: Pick<DayCounters, 'read'>;
+  /** Absent until the content-gaps clustering is wired: the reports then list no clusters. */
+  contentGaps?: ContentGapClusters;
+}
+
+/** Reports of an operator's counters, with its top content-gap clusters. */
+export function createReports({ counters, contentGaps }: ReportsDeps) {
+  return {
+    async report(
+      owner: CounterOwner,
+      range: ReportRange,
+      { channel, rows }: { channel?: Channel; rows?: number } = {},
+    ): Promise<Report & { contentGaps: ReportGapCluster[] }> {
+      const gapLimit = rows ?? reportLimits.contentGaps;
+      const [read, gaps] = await Promise.all([
+        counters.read(owner, daysBetween(range.from, range.to)),
+        contentGaps?.topClusters(owner, range, gapLimit) ?? [],
+      ]);
+      return {
+        ...buildReport(read, { ...(channel ? { channel } : {}), topSources: rows ?? reportLimits.topSources }),
+        // Only the fields a report shows, never more clusters than asked.
+        contentGaps: gaps.slice(0, gapLimit).map(({ id, count, representative, reasons, lastAskedAt }) => ({
+          id,
+          count,
+          representative,
+          reasons: { unknown: reasons.unknown, ratedDown: reasons.ratedDown },
+          lastAskedAt,
+        })),
+      };
+    },
+  };
+}
+
+export type Reports = ReturnType<typeof createReports>;
+
+function shiftDay(day: string, days: number): string {
+  return dayOf(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000);
+}
