@@ -68,6 +68,7 @@ import { eventWebhooks } from './schemas/event-endpoints.js';
 import type { DeliveryLog } from '#outbound-events/deliveries.js';
 import type { EventEndpoints } from '#outbound-events/endpoints.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
+import { createContentGapsRouter, type ContentGapsRouterDeps } from './routes/insights-content-gaps.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
 import { createMessagingWebhooksRouter } from './routes/messaging-webhooks.js';
@@ -136,6 +137,8 @@ export interface AppDeps {
   };
   /** Tenants' endpoints for signed outbound events, and their recent deliveries. */
   outboundEvents: { endpoints: EventEndpoints; deliveries: DeliveryLog };
+  /** The content gaps' clusters and the owners' marks on them (docs/insights.md). */
+  contentGaps: ContentGapsRouterDeps['contentGaps'];
   /** Every event stream of the process, and what bounds them. */
   streams: EventStreams;
   settings: {
@@ -177,6 +180,7 @@ export function createApp({
   messaging,
   connectors,
   outboundEvents,
+  contentGaps,
   streams,
   settings,
 }: AppDeps): Koa<ApiState> {
@@ -276,6 +280,7 @@ export function createApp({
       streamSettings: settings.streams,
     }),
     createAgentPageRouter(),
+    createContentGapsRouter({ tenancy, requireUser, contentGaps }),
   ];
   routers.push(
     createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl, webhooks: eventWebhooks() }),

@@ -50,6 +50,11 @@ import { createConnectorRecords } from '#connectors/records.js';
 import { createProductEvents } from '#connectors/product-events.js';
 import { createConnectorSchedules } from '#connectors/schedules.js';
 import { createSyncState } from '#connectors/sync-state.js';
+import { createAddressedMarks } from '#insights/content-gaps/addressed.js';
+import { createGapsClusteringClient } from '#insights/content-gaps/clustering-client.js';
+import { createClusterResults } from '#insights/content-gaps/results.js';
+import { createContentGapStore } from '#insights/content-gaps/store.js';
+import { spaceKey } from '#insights/content-gaps/vectors.js';
 import { createApp } from './app.js';
 import { createEventStreams } from './event-stream.js';
 import { createApiMetrics } from './metrics.js';
@@ -128,6 +133,9 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
     maxResponseBytes: config.outbound.maxResponseBytes,
   });
 
+  const gapStore = createContentGapStore(redis, config.redis.prefix);
+  const gapsClustering = createGapsClusteringClient(temporal.client, config.temporal.taskQueue, config.contentGapsSettleSeconds);
+
   const app = createApp({
     logger,
     metrics,
@@ -195,6 +203,15 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       production: config.env === 'production',
     },
     outboundEvents: { endpoints: eventEndpoints, deliveries: createDeliveryLog(redis, config.redis.prefix) },
+    contentGaps: {
+      results: createClusterResults(gapStore),
+      marks: createAddressedMarks({
+        store: gapStore,
+        space: spaceKey(embedder.space),
+        changed: gapsClustering.changed,
+        onError: (error) => logger.warn({ err: { message: (error as Error).message } }, 'content gaps not clustered again'),
+      }),
+    },
     streams,
     settings: {
       streams: config.streams,

@@ -19,6 +19,7 @@ import { agentMessage, aiAnswerMessage, aiNoticeMessage, systemMessage, visitorM
 import { createTokenStream } from './token-stream.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
+import type { RecordGap } from '#insights/content-gaps/recorder.js';
 import { conversationStatusChanged, messageCreated } from '#outbound-events/facts.js';
 
 export interface ConversationActivityDeps {
@@ -34,6 +35,8 @@ export interface ConversationActivityDeps {
   /** The tenant's event endpoints hear of each message recorded and each handoff, assignment and closing. */
   outboundEvents?: Pick<EventEmitter, 'emit'>;
   metrics?: ConversationMetrics;
+  /** Keeps each question the AI could not answer as a content gap (never fails the answer). */
+  recordGap?: RecordGap;
   now?: () => Date;
 }
 
@@ -69,6 +72,7 @@ export function createConversationActivities({
   answerBudget,
   outboundEvents,
   metrics = uncounted,
+  recordGap,
   now = () => new Date(),
 }: ConversationActivityDeps) {
   const publish = (ref: ConversationRef, event: ConversationEvent) => events.publish(ref.conversationId, event);
@@ -119,6 +123,15 @@ export function createConversationActivities({
       context.log.info('answered', { outcome: answer.outcome, generator: answer.generator, citations: answer.citations.length });
       await publish(ref, { type: 'citations', replyTo, citations: answer.citations });
       await finish(ref, aiAnswerMessage({ ...reply, createdAt: now().toISOString() }, answer), 'ai');
+      if (answer.outcome === 'unknown')
+        await recordGap?.({
+          ...ref,
+          messageId: reply.id,
+          question: message.text,
+          locale,
+          reason: 'unknown',
+          closestSources: answer.closestSources ?? [],
+        });
       return { handoffRequested: false, outcome: answer.outcome };
     },
 

@@ -1,0 +1,38 @@
+/**
+ * Question vectors as the content gaps keep them: unit length, Float32, stored as base64 of their
+ * little-endian bytes (384 dimensions: 2 kB of text rather than 8 kB of JSON numbers).
+ */
+
+export function unitVector(values: ArrayLike<number>): Float32Array {
+  const vector = Float32Array.from(values);
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
+  return vector;
+}
+
+export function encodeVector(vector: Float32Array): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  for (let i = 0; i < vector.length; i++) bytes.writeFloatLE(vector[i]!, i * 4);
+  return bytes.toString('base64');
+}
+
+export function decodeVector(encoded: string): Float32Array {
+  const bytes = Buffer.from(encoded, 'base64');
+  const vector = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
+  return vector;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+/** The embedding space a vector belongs to, as stored beside it. */
+export function spaceKey(space: { provider: string; model: string; dimensions: number }): string {
+  return `${space.provider}/${space.model}/${space.dimensions}`;
+}
