@@ -76,7 +76,7 @@ export function createContentGapsRouter({ tenancy, requireUser, contentGaps, now
     },
     async (ctx) => {
       const owner = await ownerOf(ctx);
-      const { articleId, sourceKey, note } = ctx.request.body as { articleId?: string; sourceKey?: string; note?: string };
+      const { articleId, sourceKey, note } = ctx.request.body;
       if (articleId === undefined && sourceKey === undefined)
         throw invalidPayload('Give `articleId`, `sourceKey` or both.', [
           { path: '', message: 'must have articleId or sourceKey' },

@@ -18,8 +18,12 @@ export function encodeVector(vector: Float32Array): string {
   return bytes.toString('base64');
 }
 
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 export function decodeVector(encoded: string): Float32Array {
   const bytes = Buffer.from(encoded, 'base64');
+  // On a little-endian machine (every one we run on) the bytes are the array's own: one copy.
+  if (littleEndian) return new Float32Array(new Uint8Array(bytes).buffer);
   const vector = new Float32Array(bytes.length / 4);
   for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
   return vector;
