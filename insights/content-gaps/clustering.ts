@@ -1,6 +1,6 @@
 import { dayOf } from '../day-counters.js';
 import type { ClosestSource, ClusterDetail, GapReason, StoredCluster } from './types.js';
-import { dot, encodeVector, unitVector } from './vectors.js';
+import { dot, encodeVector, normalizeInto, unitVector } from './vectors.js';
 
 /**
  * Grouping an operator's gaps into clusters of questions that mean the same (pure, deterministic).
@@ -82,7 +82,7 @@ export function clusterGaps(
       const cluster: Building = {
         id: gap.id,
         fixed: undefined,
-        centre: gap.vector,
+        centre: new Float32Array(gap.vector.length),
         sum: new Float64Array(gap.vector.length),
         size: 0,
       };
@@ -133,7 +133,7 @@ function addTo(cluster: Building, vector: Float32Array): void {
   cluster.size += 1;
   if (cluster.fixed) return;
   for (let i = 0; i < vector.length; i++) cluster.sum[i]! += vector[i]!;
-  cluster.centre = unitVector(cluster.sum);
+  normalizeInto(cluster.centre, cluster.sum);
 }
 
 function centreOf(gaps: readonly ClusterableGap[]): Float32Array {
