@@ -17,6 +17,7 @@ import { createReembedActivities } from './ingestion/reembed-source.js';
 import { createReindexActivities } from './ingestion/reindex.js';
 import { createEventDeliveryActivities, type EventDeliveryDeps } from './events/deliver-event.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
+import { createContentGapsActivities, type ContentGapsActivityDeps } from './insights/content-gaps.js';
 
 /** The clients and stores activities reach the world through, built once per worker process. */
 export interface ActivityDeps {
@@ -38,6 +39,8 @@ export interface ActivityDeps {
   /** Outbound events: emitted where facts become durable, then delivered, signed, to tenants' endpoints. */
   outboundEvents?: Pick<EventEmitter, 'emit'>;
   eventDelivery: EventDeliveryDeps;
+  /** The content gaps' clustering (docs/insights.md). */
+  contentGaps: ContentGapsActivityDeps;
 }
 
 /**
@@ -57,6 +60,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCmsSyncActivities(deps.connectors),
     ...createSyncRunActivities({ ...deps.connectors, outboundEvents: deps.outboundEvents }),
     ...createEventDeliveryActivities(deps.eventDelivery),
+    ...createContentGapsActivities(deps.contentGaps),
   };
 }
 

@@ -8,6 +8,12 @@ import type { AnswerGenerator, ComposedAnswer, TokenSink } from './types.js';
 export interface AnsweredQuestion extends ComposedAnswer {
   /** What wrote the answer: a generator's name, or `none` when nothing relevant was found. */
   generator: string;
+  /**
+   * With an `unknown` outcome: the sources retrieval found close enough to consider, though the
+   * evidence rule (or the generator) did not answer from them (key `<knowledgeBaseId>/<externalId>`,
+   * score their cosine similarity). The content gaps keep them.
+   */
+  closestSources?: { key: string; title: string; score: number }[];
 }
 
 /**
@@ -44,13 +50,23 @@ export function createQuestionAnswerer({ search, generator, retrieval, evidence,
     // The sentence model compares the question with its typos mended against the sources' words.
     const question = mendTypos(input.question, retrieved, sentences.tokenWindow);
     const sources = await answeringSources(question, retrieved, evidence, sentences);
+    const closestSources = () =>
+      retrieved.map((source) => ({
+        key: `${input.knowledgeBaseId}/${source.externalId}`,
+        title: source.title,
+        score: source.similarity,
+      }));
     if (sources.length === 0) {
       const text = unknownAnswerText(input.locale);
       sink.token(text);
-      return { outcome: 'unknown', text, citations: [], generator: 'none' };
+      return { outcome: 'unknown', text, citations: [], generator: 'none', closestSources: closestSources() };
     }
     const answer = await generator.generate({ question, locale: input.locale, sources }, sink);
-    return { generator: generator.name, ...answer };
+    return {
+      generator: generator.name,
+      ...answer,
+      ...(answer.outcome === 'unknown' ? { closestSources: closestSources() } : {}),
+    };
   };
 }
 

@@ -73,6 +73,7 @@ import { eventWebhooks } from './schemas/event-endpoints.js';
 import type { DeliveryLog } from '#outbound-events/deliveries.js';
 import type { EventEndpoints } from '#outbound-events/endpoints.js';
 import { createKnowledgeBasesRouter } from './routes/knowledge-bases.js';
+import { createContentGapsRouter, type ContentGapsRouterDeps } from './routes/insights-content-gaps.js';
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
 import { createMessagingWebhooksRouter } from './routes/messaging-webhooks.js';
@@ -143,6 +144,8 @@ export interface AppDeps {
   };
   /** Tenants' endpoints for signed outbound events, and their recent deliveries. */
   outboundEvents: { endpoints: EventEndpoints; deliveries: DeliveryLog };
+  /** The content gaps' clusters and the owners' marks on them (docs/insights.md). */
+  contentGaps: ContentGapsRouterDeps['contentGaps'];
   /** Every event stream of the process, and what bounds them. */
   streams: EventStreams;
   /** What the owners' reports read: the day counters, and the content-gap clusters (docs/insights.md). */
@@ -186,6 +189,7 @@ export function createApp({
   messaging,
   connectors,
   outboundEvents,
+  contentGaps,
   streams,
   insights,
   settings,
@@ -290,6 +294,7 @@ export function createApp({
       streamSettings: settings.streams,
     }),
     createAgentPageRouter(),
+    createContentGapsRouter({ tenancy, requireUser, contentGaps }),
   ];
   routers.push(
     createOpenApiRouter(routers, { version: settings.version, serverUrl: settings.publicBaseUrl, webhooks: eventWebhooks() }),

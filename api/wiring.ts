@@ -56,6 +56,12 @@ import { createConnectorSchedules } from '#connectors/schedules.js';
 import { createSyncState } from '#connectors/sync-state.js';
 import { createDayCounters } from '#insights/day-counters.js';
 import { createReports } from '#insights/reports.js';
+import { createAddressedMarks } from '#insights/content-gaps/addressed.js';
+import { createGapsClusteringClient } from '#insights/content-gaps/clustering-client.js';
+import { createClusterResults } from '#insights/content-gaps/results.js';
+import { createGapRecorder } from '#insights/content-gaps/recorder.js';
+import { createContentGapStore } from '#insights/content-gaps/store.js';
+import { spaceKey } from '#insights/content-gaps/vectors.js';
 import { createApp } from './app.js';
 import { createEventStreams } from './event-stream.js';
 import { createApiMetrics } from './metrics.js';
@@ -123,8 +129,6 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const transcript = createTranscript(redis, config.redis.prefix);
   const channel = createChannelState(redis, config.redis.prefix);
   const counts = createConversationCounts(redis, config.redis.prefix);
-  // A new `down` is to become a content gap: the recorder (insights/content-gaps/) is wired in as onRatedDown.
-  const ratings = createRatings({ redis, prefix: config.redis.prefix, records, transcript, logger });
   const messagingConnections = createMessagingConnections(redis, config.redis.prefix, secretBox);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
   const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
@@ -136,6 +140,28 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
     allowedNetworks: config.outbound.allowPrivateNetworks ? everyNetwork : [],
     httpsOnly: config.env === 'production',
     maxResponseBytes: config.outbound.maxResponseBytes,
+  });
+
+  const gapStore = createContentGapStore(redis, config.redis.prefix);
+  const gapsClustering = createGapsClusteringClient(temporal.client, config.temporal.taskQueue, config.contentGapsSettleSeconds);
+  const gapResults = createClusterResults(gapStore);
+  // A new `down` becomes a content gap, as an unanswered question does in the worker.
+  const ratings = createRatings({
+    redis,
+    prefix: config.redis.prefix,
+    records,
+    transcript,
+    logger,
+    onRatedDown: createGapRecorder({
+      store: gapStore,
+      embedder,
+      recorded: gapsClustering.changed,
+      onError: (error, gap) =>
+        logger.warn(
+          { err: { message: (error as Error).message }, conversationId: gap.conversationId },
+          'content gap not recorded',
+        ),
+    }),
   });
 
   const app = createApp({
@@ -217,9 +243,17 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       production: config.env === 'production',
     },
     outboundEvents: { endpoints: eventEndpoints, deliveries: createDeliveryLog(redis, config.redis.prefix) },
+    contentGaps: {
+      results: gapResults,
+      marks: createAddressedMarks({
+        store: gapStore,
+        space: spaceKey(embedder.space),
+        changed: gapsClustering.changed,
+        onError: (error) => logger.warn({ err: { message: (error as Error).message } }, 'content gaps not clustered again'),
+      }),
+    },
     streams,
-    // The content-gap clusters join the reports once their module is wired (`contentGaps`).
-    insights: { reports: createReports({ counters: createDayCounters(redis, config.redis.prefix) }) },
+    insights: { reports: createReports({ counters: createDayCounters(redis, config.redis.prefix), contentGaps: gapResults }) },
     settings: {
       streams: config.streams,
       adminToken: requireSetting(config.adminToken, 'ADMIN_TOKEN'),

@@ -85,7 +85,7 @@ export interface RatingsDeps {
   records: Pick<ConversationRecords, 'get'>;
   transcript: Pick<Transcript, 'read'>;
   /** Told of each new `down` (not a repeated one); its failures are logged and never fail the rating. */
-  onRatedDown?: (answer: RatedDownAnswer) => Promise<void> | void;
+  onRatedDown?: (answer: RatedDownAnswer) => Promise<unknown> | void;
   logger: Pick<Logger, 'warn'>;
   now?: () => Date;
 }

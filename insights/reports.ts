@@ -1,3 +1,4 @@
+import type { DayRange } from './day-range.js';
 import { channels, type Channel } from '#workflows/conversation/types.js';
 import {
   bucketSeconds,
@@ -18,19 +19,13 @@ import { dayFiguresOf, satisfactionScores, satisfactionSummary, share, sum, type
  */
 
 export const reportLimits = {
-  /** The range when none is given: the last 30 days, today (UTC) included. */
-  defaultDays: 30,
-  maxDays: 366,
   topSources: 10,
   contentGaps: 10,
   /** The exports list more of the ranked tables than the report shows. */
   exportedRows: 100,
 };
 
-export interface ReportRange {
-  from: string;
-  to: string;
-}
+export type ReportRange = DayRange;
 
 /** A content-gap cluster as a report shows it (the clusters' own module gives more). */
 export interface ReportGapCluster {
@@ -50,19 +45,6 @@ export interface ContentGapClusters {
  * The range a query asks for, or what is wrong with it: `to` defaults to today (UTC), `from` to 29
  * days before `to` (the last 30 days); `from` ≤ `to`, at most 366 days.
  */
-export function reportRangeOf(
-  query: { from?: string; to?: string },
-  now: Date,
-): { range: ReportRange } | { problem: { path: string; message: string } } {
-  const to = query.to ?? dayOf(now);
-  const from = query.from ?? shiftDay(to, -(reportLimits.defaultDays - 1));
-  if (from > to) return { problem: { path: '/from', message: `must be on or before \`to\` (${to})` } };
-  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
-  if (days > reportLimits.maxDays)
-    return { problem: { path: '/to', message: `must be at most ${reportLimits.maxDays} days from \`from\` (${days} asked)` } };
-  return { range: { from, to } };
-}
-
 /** The report of the counters read over a range (`DayCounters.read`), of one channel or both. */
 export function buildReport(
   read: { days: { day: string; counts: DayCounts; citations: DayCounts }[]; titles: Record<string, string> },
@@ -181,7 +163,3 @@ export function createReports({ counters, contentGaps }: ReportsDeps) {
 }
 
 export type Reports = ReturnType<typeof createReports>;
-
-function shiftDay(day: string, days: number): string {
-  return dayOf(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000);
-}

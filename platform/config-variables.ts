@@ -484,6 +484,13 @@ export const variables = {
       "how long an agent's action (take over, reply, hand back, close) waits for its conversation's workflow; past it the answer is 202 (accepted, still being applied) or 503 `action_not_confirmed` (not taken up)",
     usedBy: ['api'],
   },
+  CONTENT_GAPS_SETTLE_SECONDS: {
+    schema: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+    default: 30,
+    description:
+      "how long an operator's content-gaps clustering waits after the last gap recorded (or cluster marked) before it clusters, so a burst is clustered once (docs/insights.md)",
+    usedBy: ['api', 'worker'],
+  },
   CLEANUP_WAIT_SECONDS: {
     schema: { type: 'number', exclusiveMinimum: 0 },
     default: 60,

@@ -53,6 +53,8 @@ export interface Config {
   workflowWaitMs: number;
   /** How long a cleanup request waits for the cleanup (CLEANUP_WAIT_SECONDS). */
   cleanupWaitMs: number;
+  /** Seconds the content-gaps clustering waits for gaps to settle (CONTENT_GAPS_SETTLE_SECONDS). */
+  contentGapsSettleSeconds: number;
   rateLimitPerMinute: number;
   /** The lifecycle of tenants' credentials. */
   credentials: { userTokenLifetimeMs: number; operatorKeyGraceMs: number };
@@ -283,6 +285,7 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     bodyLimitBytes: Number(values.BODY_LIMIT_BYTES),
     workflowWaitMs: Number(values.WORKFLOW_WAIT_SECONDS) * 1000,
     cleanupWaitMs: Number(values.CLEANUP_WAIT_SECONDS) * 1000,
+    contentGapsSettleSeconds: Number(values.CONTENT_GAPS_SETTLE_SECONDS),
     streams: {
       maxLifetimeMs: Number(values.STREAM_MAX_LIFETIME_SECONDS) * 1000,
       perConversation: Number(values.STREAMS_PER_CONVERSATION),

@@ -25,6 +25,10 @@ import { createJobStore } from '#knowledge/jobs.js';
 import { createCleanupLists } from '#knowledge/cleanup-lists.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createSourceStore } from '#knowledge/sources.js';
+import { createGapRecorder } from '#insights/content-gaps/recorder.js';
+import { createGapsClusteringClient } from '#insights/content-gaps/clustering-client.js';
+import { createContentGapStore } from '#insights/content-gaps/store.js';
+import { spaceKey } from '#insights/content-gaps/vectors.js';
 import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
 import { connectorTaskQueue } from '#workflows/connectors/task-queues.js';
 import { bundleWorkflows } from './bundle.js';
@@ -98,6 +102,15 @@ export async function wireWorker(
   });
   const outboundEvents = createOutboundEvents({ redis, secretBox, temporal, config, http: outbound });
   const channel = createChannelState(redis, config.redis.prefix);
+  const gapStore = createContentGapStore(redis, config.redis.prefix);
+  // Questions are embedded as search embeds them (the queries' cache already holds the one just asked).
+  const recordGap = createGapRecorder({
+    store: gapStore,
+    embedder: embedders.queries,
+    recorded: createGapsClusteringClient(temporal, config.temporal.taskQueue, config.contentGapsSettleSeconds).changed,
+    onError: (error, gap) =>
+      logger.warn({ err: { message: (error as Error).message }, conversationId: gap.conversationId }, 'content gap not recorded'),
+  });
   const activities = createActivities({
     jobs,
     sources,
@@ -124,6 +137,7 @@ export async function wireWorker(
       counts: createConversationCounts(redis, config.redis.prefix),
       channel,
       metrics: metrics.conversations,
+      recordGap,
     },
     delivery: {
       transcript,
@@ -144,6 +158,7 @@ export async function wireWorker(
     }),
     outboundEvents: outboundEvents.emitter,
     eventDelivery: outboundEvents.delivery,
+    contentGaps: { store: gapStore, space: spaceKey(embedders.queries.space) },
   });
 
   const workflowBundle = await bundleWorkflows({ tracing: tracing !== undefined });

@@ -65,3 +65,8 @@ export function eventEndpointWorkflowId(tenantId: string, endpointId: string): s
 export function eventDeliveryWorkflowId(tenantId: string, endpointId: string, eventId: string): string {
   return `${eventEndpointWorkflowId(tenantId, endpointId)}/${eventId}`;
 }
+
+/** One content-gaps clustering per operator: every recorded gap signals it (docs/insights.md). */
+export function contentGapsWorkflowId(tenantId: string, operatorId: string): string {
+  return `content-gaps/${tenantId}/${operatorId}`;
+}

@@ -11,3 +11,4 @@ export { shopProductWorkflow } from './connectors/shop-product.js';
 export { cmsSyncWorkflow } from './connectors/cms-sync.js';
 export { deliverEventsWorkflow } from './events/deliver-events.js';
 export { deliverEventWorkflow } from './events/deliver-event.js';
+export { contentGapsWorkflow } from './insights/content-gaps.js';

@@ -25,6 +25,7 @@ import { agentMessage, aiAnswerMessage, aiNoticeMessage, systemMessage, visitorM
 import { createTokenStream } from './token-stream.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
+import type { RecordGap } from '#insights/content-gaps/recorder.js';
 import { conversationStatusChanged, messageCreated } from '#outbound-events/facts.js';
 
 export interface ConversationActivityDeps {
@@ -44,6 +45,8 @@ export interface ConversationActivityDeps {
   /** The messaging channel's 24-hour window: a feedback ask goes out only while it is open. */
   channel: Pick<ChannelState, 'windowOpenUntil'>;
   metrics?: ConversationMetrics;
+  /** Keeps each question the AI could not answer as a content gap (never fails the answer). */
+  recordGap?: RecordGap;
   now?: () => Date;
 }
 
@@ -95,6 +98,7 @@ export function createConversationActivities({
   counts,
   channel,
   metrics = uncounted,
+  recordGap,
   now = () => new Date(),
 }: ConversationActivityDeps) {
   const publish = (ref: ConversationRef, event: ConversationEvent) => events.publish(ref.conversationId, event);
@@ -144,6 +148,15 @@ export function createConversationActivities({
       await publish(ref, { type: 'citations', replyTo, citations: answer.citations });
       await finish(ref, aiAnswerMessage({ ...reply, createdAt: now().toISOString() }, answer), 'ai');
       await counts.answered(ref, reply.id, answer.outcome, citedSources(ref, answer.citations));
+      if (answer.outcome === 'unknown')
+        await recordGap?.({
+          ...ref,
+          messageId: reply.id,
+          question: message.text,
+          locale,
+          reason: 'unknown',
+          closestSources: answer.closestSources ?? [],
+        });
       return { handoffRequested: false, outcome: answer.outcome };
     },
 

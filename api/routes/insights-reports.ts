@@ -1,6 +1,8 @@
 import type { Tenancy } from '#tenancy/index.js';
 import { isTableName, reportTable, tableNames } from '#insights/report-tables.js';
-import { reportLimits, reportRangeOf, type Reports } from '#insights/reports.js';
+import { insightRange } from '#insights/day-range.js';
+import { reportLimits, type Reports } from '#insights/reports.js';
+import { operatorOwner, requestedDays } from '../insights-query.js';
 import { csvOf } from '../csv.js';
 import { invalidPayload, notFound } from '../errors.js';
 import type { UserGuard } from '../middleware/token-budgets.js';
@@ -37,17 +39,11 @@ export function createInsightsReportsRouter({
 
   /** The operator's counters and the range asked for, or the error that says why not. */
   const reportOf = async (user: UserState['user'], query: ReportQuery, rows?: number) => {
-    const found = reportRangeOf(query, now());
-    if ('problem' in found) {
-      const { path, message } = found.problem;
-      throw invalidPayload(`The query is invalid: ${path} ${message}.`, [{ path, message }]);
-    }
-    const operator = await tenancy.getOperator(query.operatorId);
-    if (!operator || operator.tenantId !== user.tenantId) throw notFound(`No operator ${query.operatorId} in this tenant.`);
-    const owner = { tenantId: operator.tenantId, operatorId: operator.id };
+    const range = requestedDays(query, now());
+    const owner = await operatorOwner(tenancy, user.tenantId, query.operatorId);
     const channel = query.channel;
-    const report = await reports.report(owner, found.range, { ...(channel ? { channel } : {}), ...(rows ? { rows } : {}) });
-    return { ...found.range, channel: channel ?? null, report };
+    const report = await reports.report(owner, range, { ...(channel ? { channel } : {}), ...(rows ? { rows } : {}) });
+    return { ...range, channel: channel ?? null, report };
   };
 
   router.get(
@@ -55,7 +51,7 @@ export function createInsightsReportsRouter({
     {
       summary: "An operator's report over a range of days",
       description:
-        `Conversations by day and channel, outcomes with the AI resolution and handoff rates, handoff reasons, the median time to the first agent reply, answer feedback, satisfaction, the ${reportLimits.topSources} most cited sources and the ${reportLimits.contentGaps} largest content-gap clusters, over UTC days \`from\`–\`to\` (default the last ${reportLimits.defaultDays} days, at most ${reportLimits.maxDays}). ` +
+        `Conversations by day and channel, outcomes with the AI resolution and handoff rates, handoff reasons, the median time to the first agent reply, answer feedback, satisfaction, the ${reportLimits.topSources} most cited sources and the ${reportLimits.contentGaps} largest content-gap clusters, over UTC days \`from\`–\`to\` (default the last ${insightRange.defaultDays} days, at most ${insightRange.maxDays}). ` +
         'Read from day counters: the cost does not grow with the number of conversations. Role admin.',
       query: reportQuery,
       responses: { 200: { description: 'The report', schema: reportResponse } },

@@ -1,3 +1,4 @@
+import { insightRange } from '#insights/day-range.js';
 import { channels } from '#workflows/conversation/types.js';
 import { reportLimits } from '#insights/reports.js';
 import { tableNames } from '#insights/report-tables.js';
@@ -12,11 +13,11 @@ export const reportQuery = objectOf(
     operatorId: { ...uuid, description: "The operator (of the user's tenant) whose figures these are" },
     from: {
       ...day,
-      description: `First UTC day, \`YYYY-MM-DD\`. Default: 29 days before \`to\` (the last ${reportLimits.defaultDays} days)`,
+      description: `First UTC day, \`YYYY-MM-DD\`. Default: 29 days before \`to\` (the last ${insightRange.defaultDays} days)`,
     },
     to: {
       ...day,
-      description: `Last UTC day, \`YYYY-MM-DD\`, at most ${reportLimits.maxDays} days after \`from\`. Default: today`,
+      description: `Last UTC day, \`YYYY-MM-DD\`, at most ${insightRange.maxDays} days after \`from\`. Default: today`,
     },
     channel: { enum: [...channels], description: 'Only this channel: `widget` or `messaging`. Default: both' },
   },

@@ -1,0 +1,8 @@
+export interface ContentGapsInput {
+  tenantId: string;
+  operatorId: string;
+  /** Seconds without a new signal before it clusters (CONTENT_GAPS_SETTLE_SECONDS). */
+  settleSeconds: number;
+  /** Carried over continue-as-new: a signal came after the last clustering. */
+  pending?: boolean;
+}
