@@ -7,7 +7,6 @@ import { buildReport, createReports, type ReportGapCluster, type ReportRange } f
 
 const store = useTestRedis(test);
 const owner = { tenantId: 'tenant-a', operatorId: 'op-a' };
-const now = new Date('2026-11-27T09:00:00Z');
 
 test('the median first reply, from histograms merged over days and channels, is within 5% of the true median', (t) => {
   for (const seconds of [[1], [0.2, 3], [7, 8, 9], [59, 61, 62, 3_600], [12, 400, 401, 402, 86_400], [95_000]]) {

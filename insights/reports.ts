@@ -69,8 +69,18 @@ export function buildReport(
       >,
       byDay: read.days.map(({ day }) => {
         const ofDay = daily.filter((d) => d.day === day);
-        const started = (each: Channel) => sum(ofDay.filter((d) => d.channel === each).map((d) => d.started));
-        return { day, total: sum(ofDay.map((d) => d.started)), widget: started('widget'), messaging: started('messaging') };
+        const ofDayTotal = (figure: (d: DayFigures) => number) => sum(ofDay.map(figure));
+        const started = (each: Channel) => ofDayTotal((d) => (d.channel === each ? d.started : 0));
+        return {
+          day,
+          total: ofDayTotal((d) => d.started),
+          widget: started('widget'),
+          messaging: started('messaging'),
+          closed: ofDayTotal((d) => d.closed),
+          resolved: ofDayTotal((d) => d.resolved),
+          handedOff: ofDayTotal((d) => d.handedOff),
+          abandoned: ofDayTotal((d) => d.abandoned),
+        };
       }),
     },
     outcomes: {

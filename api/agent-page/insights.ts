@@ -23,7 +23,9 @@ interface Operator {
 
 interface DayRow {
   day: string;
-  conversations: number;
+  /** Started that day. */
+  total: number;
+  closed: number;
   resolved: number;
   handedOff: number;
   abandoned: number;
@@ -38,29 +40,30 @@ export interface Report {
     resolved: number;
     handedOff: number;
     abandoned: number;
-    aiResolutionRate: number | null;
+    resolutionRate: number | null;
     handoffRate: number | null;
   };
   handoffReasons: Record<'visitor' | 'ai' | 'agent', number>;
   firstAgentReply: { count: number; medianSeconds: number | null };
-  feedback: { up: number; down: number; helpfulShare: number | null };
-  satisfaction: { count: number; average: number | null; distribution: Record<string, number> };
-  topSources: { key: string; title: string; citations: number }[];
+  feedback: { up: number; down: number; shareUp: number | null };
+  satisfaction: { count: number; average: number | null; distribution: { score: number; count: number }[] };
+  topSources: { key: string; title: string | null; citations: number }[];
 }
 
 export interface GapCluster {
   id: string;
   count: number;
   representative: string;
-  examples: { text: string; askedAt: string }[];
+  examples: string[];
   closestSources: { key: string; title: string }[];
   reasons: { unknown: number; ratedDown: number };
   lastAskedAt: string;
   addressed: {
-    articleId?: string | null;
-    sourceKey?: string | null;
-    note?: string | null;
+    articleId: string | null;
+    sourceKey: string | null;
+    note: string | null;
     addressedAt: string;
+    by: { name: string };
     askedSince: number;
   } | null;
 }
@@ -133,14 +136,14 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
     const cards = el('div', 'cards');
     cards.append(
       card('Conversations', String(report.conversations.total), channelsLine(report.conversations.byChannel)),
-      card('Resolved by the AI', percent(outcomes.aiResolutionRate), `${outcomes.resolved} of ${outcomes.closed} closed`),
+      card('Resolved by the AI', percent(outcomes.resolutionRate), `${outcomes.resolved} of ${outcomes.closed} closed`),
       card('Handed to a person', percent(outcomes.handoffRate), `${outcomes.handedOff} of ${outcomes.closed} closed`),
       card(
         'First agent reply',
         firstAgentReply.medianSeconds === null ? '–' : duration(firstAgentReply.medianSeconds),
         `median of ${firstAgentReply.count}`,
       ),
-      card('Helpful answers', percent(feedback.helpfulShare), `${feedback.up} up, ${feedback.down} down`),
+      card('Helpful answers', percent(feedback.shareUp), `${feedback.up} up, ${feedback.down} down`),
       card(
         'Satisfaction',
         satisfaction.average === null ? '–' : `${satisfaction.average.toFixed(1)} / 5`,
@@ -150,7 +153,7 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
     const reasons = report.handoffReasons;
     return [
       cards,
-      panel('Conversations per day', 'daily', dayChart(report.conversations.byDay)),
+      panel('Conversations closed per day, by outcome', 'daily', dayChart(report.conversations.byDay)),
       panel(
         'Handoffs by who asked',
         'handoff-reasons',
@@ -163,7 +166,7 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
       panel(
         'Satisfaction (1–5)',
         'satisfaction',
-        bars(['5', '4', '3', '2', '1'].map((score) => [`${score} of 5`, satisfaction.distribution[score] ?? 0])),
+        bars([...satisfaction.distribution].reverse().map(({ score, count }) => [`${score} of 5`, count])),
       ),
       panel(
         'Answer feedback',
@@ -178,7 +181,7 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
         'top-sources',
         table(
           ['Source', 'Citations'],
-          report.topSources.map((source) => [source.title || source.key, String(source.citations)]),
+          report.topSources.map((source) => [source.title ?? source.key, String(source.citations)]),
           'No answer cited a source in this range.',
         ),
       ),
@@ -205,7 +208,7 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
     const details = el('details');
     details.append(el('summary', '', 'Examples and closest sources'));
     const examples = el('ul');
-    for (const example of cluster.examples) examples.append(el('li', '', example.text));
+    for (const example of cluster.examples) examples.append(el('li', '', example));
     details.append(examples);
     if (cluster.closestSources.length)
       details.append(
@@ -213,13 +216,10 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
       );
     item.append(head, details);
     if (cluster.addressed) {
-      const by = cluster.addressed.articleId ?? cluster.addressed.sourceKey ?? 'an article';
+      const { articleId, sourceKey, addressedAt, by, askedSince } = cluster.addressed;
+      const what = articleId ? `article ${articleId}` : (sourceKey ?? 'an article');
       item.append(
-        el(
-          'p',
-          'addressed',
-          `Addressed by ${by} on ${cluster.addressed.addressedAt.slice(0, 10)}: asked ${cluster.addressed.askedSince} times since.`,
-        ),
+        el('p', 'addressed', `Addressed by ${what} (${by.name}, ${addressedAt.slice(0, 10)}): asked ${askedSince} times since.`),
       );
     } else item.append(addressForm(cluster.id));
     return item;
@@ -238,7 +238,8 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
       event.preventDefault();
       button.disabled = true;
       try {
-        await api('POST', `/insights/content-gaps/${encodeURIComponent(clusterId)}/addressed`, {
+        const query = new URLSearchParams({ operatorId: operator.value });
+        await api('POST', `/insights/content-gaps/${encodeURIComponent(clusterId)}/addressed?${query}`, {
           articleId: article.value.trim(),
         });
         await load();
@@ -329,25 +330,23 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
     return node;
   }
 
-  /** Conversations per day as stacked columns (resolved, handed off, abandoned, still open), with a legend. */
+  /** The conversations that closed each day as stacked columns by outcome, with a legend. */
   function dayChart(days: DayRow[]): HTMLElement {
     const figure = el('figure', 'chart');
     const height = 140;
     const width = Math.max(days.length * 14, 280);
-    const max = Math.max(1, ...days.map((day) => day.conversations));
+    const max = Math.max(1, ...days.map((day) => day.closed));
     const svg = document.createElementNS(SVG, 'svg');
     svg.setAttribute('viewBox', `0 0 ${width} ${height + 18}`);
     svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', `Conversations per day, ${days[0]?.day ?? ''} to ${days.at(-1)?.day ?? ''}`);
+    svg.setAttribute('aria-label', `Conversations closed per day by outcome, ${days[0]?.day ?? ''} to ${days.at(-1)?.day ?? ''}`);
     const slot = width / Math.max(1, days.length);
     days.forEach((day, index) => {
       let top = height;
-      const open = Math.max(0, day.conversations - day.resolved - day.handedOff - day.abandoned);
       for (const [kind, value] of [
         ['resolved', day.resolved],
         ['handed-off', day.handedOff],
         ['abandoned', day.abandoned],
-        ['open', open],
       ] as const) {
         if (value === 0) continue;
         const h = (value / max) * height;
@@ -376,7 +375,6 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
       ['resolved', 'Resolved by the AI'],
       ['handed-off', 'Handed to a person'],
       ['abandoned', 'Abandoned'],
-      ['open', 'Still open'],
     ])
       legend.append(el('span', `key ${kind}`, text));
     figure.append(svg, legend);

@@ -41,8 +41,18 @@ export const reportResponse = objectOf({
     byChannel,
     byDay: {
       type: 'array',
-      items: objectOf({ day, total: count, widget: count, messaging: count }),
-      description: 'Every day of the range, in order',
+      items: objectOf({
+        day,
+        total: count,
+        widget: count,
+        messaging: count,
+        closed: count,
+        resolved: count,
+        handedOff: count,
+        abandoned: count,
+      }),
+      description:
+        'Every day of the range, in order: conversations started (`total`, by channel) and those that closed that day, by outcome',
     },
   }),
   outcomes: objectOf({

@@ -6,6 +6,7 @@ import { counterFields, createDayCounters, dayOf } from '#insights/day-counters.
 import { createUser } from '#testing/api.js';
 import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
+import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import { tearDown } from '#testing/teardown.js';
 
@@ -20,7 +21,7 @@ let stack: IngestionStack;
 let chromium: LaunchedChromium;
 let browser: Browser;
 test.before(async () => {
-  [stack, chromium] = await Promise.all([startIngestionStack(), launchChromium()]);
+  [stack, chromium] = await Promise.all([startIngestionStack({ CONTENT_GAPS_SETTLE_SECONDS: '1' }), launchChromium()]);
   browser = chromium.browser;
 });
 test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
@@ -35,7 +36,7 @@ async function signIn(page: Page, token: string) {
 const card = (page: Page, title: string) =>
   page.locator('.card', { has: page.locator('.card-title', { hasText: title }) }).locator('.card-value');
 
-test("an admin reads an operator's insights as cards, a chart and tables, and downloads a table as CSV", async (t) => {
+test("an admin reads an operator's insights as cards, a chart and tables, downloads a table as CSV and marks a content gap addressed", async (t) => {
   const api = stack.api;
   const tenant = await chattingTenant(api);
   const admin = await createUser(api, tenant.tenant.id, 'admin', 'Grace');
@@ -59,6 +60,13 @@ test("an admin reads an operator's insights as cards, a chart and tables, and do
     });
     await counters.addCitations(owner, day, [{ key: `${tenant.kb}/returns`, title: 'Returns, "policy", and refunds' }]);
   }
+  // The knowledge base is empty: the AI cannot answer, and the question becomes a content gap.
+  const visitor = await tenant.chat.start();
+  t.is((await tenant.chat.ask(visitor, 'Do you ship to Antarctica?')).reply.outcome, 'unknown');
+  await eventually(
+    () => api.request('GET', `/insights/content-gaps?operatorId=${owner.operatorId}`, { headers: admin.headers }),
+    (response) => response.body.clusters?.length === 1 && response.body.pending === 0,
+  );
 
   const { page, close } = await pageWithConsole(browser);
   try {
@@ -74,6 +82,8 @@ test("an admin reads an operator's insights as cards, a chart and tables, and do
     t.true((await page.locator('.chart svg rect.resolved').count()) >= 2, 'a column per day with conversations');
     const sources = page.locator('.panel', { hasText: 'Most cited sources' });
     t.deepEqual(await sources.locator('tbody td').allInnerTexts(), ['Returns, "policy", and refunds', '2']);
+    const gap = page.locator('.gap', { hasText: 'Do you ship to Antarctica?' });
+    t.regex(await gap.locator('.badge').first().innerText(), /1 asked/);
     await page.screenshot({ path: join(artifactsDir(), 'agent-insights.png'), fullPage: true });
 
     const [download] = await Promise.all([
@@ -86,6 +96,15 @@ test("an admin reads an operator's insights as cards, a chart and tables, and do
     );
     const csv = await readFile((await download.path())!, 'utf8');
     t.regex(csv, /"Returns, ""policy"", and refunds"/, 'a title with a comma and quotes is quoted');
+
+    await gap.locator('input').fill('shipping-antarctica');
+    await gap.locator('button', { hasText: 'Mark addressed' }).click();
+    const addressed = page.locator('.gap .addressed');
+    await addressed.waitFor({ timeout: 15_000 });
+    t.regex(
+      await addressed.innerText(),
+      /Addressed by article shipping-antarctica \(Grace, \d{4}-\d{2}-\d{2}\): asked 0 times since\./,
+    );
   } finally {
     await close();
   }
