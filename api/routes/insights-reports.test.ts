@@ -113,9 +113,9 @@ test('the report adds the known counters up: conversations, outcomes and rates, 
     total: 10,
     byChannel: { widget: 8, messaging: 2 },
     byDay: [
-      { day: '2026-03-01', total: 8, widget: 6, messaging: 2 },
-      { day: '2026-03-02', total: 0, widget: 0, messaging: 0 },
-      { day: '2026-03-03', total: 2, widget: 2, messaging: 0 },
+      { day: '2026-03-01', total: 8, widget: 6, messaging: 2, closed: 6, resolved: 2, handedOff: 3, abandoned: 1 },
+      { day: '2026-03-02', total: 0, widget: 0, messaging: 0, closed: 0, resolved: 0, handedOff: 0, abandoned: 0 },
+      { day: '2026-03-03', total: 2, widget: 2, messaging: 0, closed: 2, resolved: 2, handedOff: 0, abandoned: 0 },
     ],
   });
   t.deepEqual(body.outcomes, { closed: 8, resolved: 4, handedOff: 3, abandoned: 1, resolutionRate: 0.5, handoffRate: 0.375 });
@@ -201,8 +201,8 @@ test('a range with nothing in it is zeros and nulls; the default range is the la
     })
   ).body;
   t.deepEqual(empty.conversations.byDay, [
-    { day: '2026-04-01', total: 0, widget: 0, messaging: 0 },
-    { day: '2026-04-02', total: 0, widget: 0, messaging: 0 },
+    { day: '2026-04-01', total: 0, widget: 0, messaging: 0, closed: 0, resolved: 0, handedOff: 0, abandoned: 0 },
+    { day: '2026-04-02', total: 0, widget: 0, messaging: 0, closed: 0, resolved: 0, handedOff: 0, abandoned: 0 },
   ]);
   t.deepEqual(empty.outcomes, { closed: 0, resolved: 0, handedOff: 0, abandoned: 0, resolutionRate: null, handoffRate: null });
   t.deepEqual(empty.firstAgentReply, { count: 0, medianSeconds: null });

@@ -190,6 +190,19 @@ test('closing carries who closed, who handed off first, and whether a question w
   t.deepEqual(closingOf(answered), { closedBy: 'idle', handoffBy: null, answered: true });
 });
 
+test('a close asked for while an answer is still being written decides on the facts as they are when it is carried out', (t) => {
+  const conversation = Conversation.start(0);
+  conversation.receive({ messageId: 'm1', text: 'How long do returns take?' }, 1);
+  conversation.close('agent');
+  // The workflow answers the message first (effects run in order), then carries out the close.
+  t.is(conversation.nextEffect()?.kind, 'visitorMessage');
+  t.false(conversation.noteAnswer('answered', 2));
+  conversation.completeEffect();
+  const close = conversation.nextEffect();
+  t.like(close, { kind: 'status', status: 'closed', closing: { answered: false } }, 'as queued');
+  t.deepEqual(conversation.closingFacts('agent'), { closedBy: 'agent', handoffBy: null, answered: true }, 'as carried out');
+});
+
 test('the first handoff is the one kept: the visitor asking, then an agent, stays the visitor', (t) => {
   const conversation = Conversation.start(0);
   t.true(conversation.requestHandoff('visitor', 10));

@@ -185,8 +185,9 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
         notice: effect.notice,
         agent: effect.agent,
         effectId: effect.id,
-        // The facts of a close, for its outcome: absent from other changes, so their input is as it always was.
-        ...(effect.closing ? { closing: effect.closing } : {}),
+        // The facts of a close, for its outcome (absent from other changes, so their input is as it always was), as
+        // they are now: an answer still being written when the close was asked for has been noted since.
+        ...(effect.closing ? { closing: conversation.closingFacts(effect.closing.closedBy) } : {}),
       });
       upsertSearchAttributes([{ key: conversationStatusKey, value: effect.status }]);
       return;
