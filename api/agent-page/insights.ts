@@ -68,7 +68,6 @@ export interface GapCluster {
   } | null;
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
 const percent = (share: number | null) => (share === null ? '–' : `${Math.round(share * 100)}%`);
 const dayIso = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -300,7 +299,11 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
       (cells, index) => {
         const bar = el('span', 'bar');
         bar.style.width = `${(rows[index]![1] / max) * 100}%`;
-        cells[1]!.prepend(bar);
+        const meter = el('span', 'meter');
+        meter.append(bar);
+        const metered = el('div', 'metered');
+        metered.append(meter, el('span', '', cells[1]!.textContent));
+        cells[1]!.replaceChildren(metered);
       },
     );
   }
@@ -330,46 +333,38 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
     return node;
   }
 
-  /** The conversations that closed each day as stacked columns by outcome, with a legend. */
+  /**
+   * The conversations that closed each day as stacked columns by outcome (plain elements sized in
+   * percent, so the chart takes the panel's width), the first and last day under them, and a legend.
+   * Each column's title says its figures; the whole is one image to screen readers, with the tables
+   * and the CSV for the numbers.
+   */
   function dayChart(days: DayRow[]): HTMLElement {
     const figure = el('figure', 'chart');
-    const height = 140;
-    const width = Math.max(days.length * 14, 280);
+    const columns = el('div', 'columns');
+    columns.setAttribute('role', 'img');
+    columns.setAttribute(
+      'aria-label',
+      `Conversations closed per day by outcome, ${days[0]?.day ?? ''} to ${days.at(-1)?.day ?? ''}`,
+    );
     const max = Math.max(1, ...days.map((day) => day.closed));
-    const svg = document.createElementNS(SVG, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${width} ${height + 18}`);
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', `Conversations closed per day by outcome, ${days[0]?.day ?? ''} to ${days.at(-1)?.day ?? ''}`);
-    const slot = width / Math.max(1, days.length);
-    days.forEach((day, index) => {
-      let top = height;
+    for (const day of days) {
+      const column = el('div', 'column');
+      column.title = `${day.day}: ${day.resolved} resolved, ${day.handedOff} handed off, ${day.abandoned} abandoned`;
       for (const [kind, value] of [
-        ['resolved', day.resolved],
-        ['handed-off', day.handedOff],
         ['abandoned', day.abandoned],
+        ['handed-off', day.handedOff],
+        ['resolved', day.resolved],
       ] as const) {
         if (value === 0) continue;
-        const h = (value / max) * height;
-        top -= h;
-        const rect = document.createElementNS(SVG, 'rect');
-        for (const [name, attr] of Object.entries({ x: index * slot + 1, y: top, width: Math.max(1, slot - 2), height: h }))
-          rect.setAttribute(name, String(attr));
-        rect.setAttribute('class', kind);
-        const tip = document.createElementNS(SVG, 'title');
-        tip.textContent = `${day.day}: ${value} ${kind.replace('-', ' ')}`;
-        rect.append(tip);
-        svg.append(rect);
+        const segment = el('span', `segment ${kind}`);
+        segment.style.height = `${(value / max) * 100}%`;
+        column.append(segment);
       }
-    });
-    for (const at of [0, days.length - 1]) {
-      if (!days[at]) continue;
-      const label = document.createElementNS(SVG, 'text');
-      label.setAttribute('x', String(at === 0 ? 0 : width));
-      label.setAttribute('y', String(height + 14));
-      label.setAttribute('text-anchor', at === 0 ? 'start' : 'end');
-      label.textContent = days[at]!.day;
-      svg.append(label);
+      columns.append(column);
     }
+    const ends = el('div', 'ends');
+    ends.append(el('span', '', days[0]?.day ?? ''), el('span', '', days.at(-1)?.day ?? ''));
     const legend = el('figcaption', 'legend');
     for (const [kind, text] of [
       ['resolved', 'Resolved by the AI'],
@@ -377,7 +372,7 @@ export function createInsightsView({ api, download, el, showError }: InsightsDep
       ['abandoned', 'Abandoned'],
     ])
       legend.append(el('span', `key ${kind}`, text));
-    figure.append(svg, legend);
+    figure.append(columns, ends, legend);
     return figure;
   }
 
