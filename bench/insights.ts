@@ -1,15 +1,16 @@
 /**
  * `npm run bench:insights [-- --conversations 100000 --days 90 --sources 2000 --requests 300 --concurrency 4]`:
  * the reports on a stack of their own (API and worker processes, real Redis).
- *  - writes straight to the day counters (`insights/day-counters.ts`, pipelined HINCRBY) `days` days
+ *  - writes straight to the day counters (`insights/day-counters.ts`: pipelined HINCRBY, and ZINCRBY
+ *    for the cited sources) `days` days
  *    of one operator's activity: `conversations` conversations on both channels with their outcomes,
  *    handoffs and their reasons, answers, ratings, satisfaction scores, first agent replies, and
  *    citations of `sources` sources (a few cited often, most rarely);
- *  - checks the report's totals against what was written;
+ *  - checks the report's totals and its ten most cited sources against what was written;
  *  - measures GET /insights/reports over all the days and one CSV export (`daily`), `requests`
  *    requests each at `concurrency` in flight, and beside them the same run's `/live` (the baseline).
- * The cost of a report is one pipelined read of two hashes a day: it should not grow with the
- * number of conversations.
+ * The cost of a report is one pipelined read of a hash a day and the top sources summed in Redis
+ * over the days' sorted sets: it should not grow with the number of conversations.
  */
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
@@ -60,7 +61,7 @@ try {
       write(async () => {
         await counters.add(owner, day, written.counts.get(day)!);
         const citations = redis.multi();
-        for (const [key, times] of written.citations.get(day)!) citations.hIncrBy(keys.daySources(owner, day), key, times);
+        for (const [key, times] of written.citations.get(day)!) citations.zIncrBy(keys.daySources(owner, day), times, key);
         await citations.expireAt(keys.daySources(owner, day), dayExpiry(day)).exec();
       }),
     ),
@@ -79,6 +80,11 @@ try {
   };
   for (const [what, [seen, expected]] of Object.entries(checks))
     if (seen !== expected) throw new Error(`the report says ${seen} ${what}, ${expected} were written`);
+  const cited = new Map<string, number>();
+  for (const ofDay of written.citations.values()) for (const [key, times] of ofDay) cited.set(key, (cited.get(key) ?? 0) + times);
+  const topTen = JSON.stringify([...cited].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, 10));
+  const reportedTop = JSON.stringify(report.topSources.map((s: { key: string; citations: number }) => [s.key, s.citations]));
+  if (reportedTop !== topTen) throw new Error(`the report's top sources ${reportedTop}, written ${topTen}`);
   const trueMedian = [...written.firstReplies].sort((a, b) => a - b)[Math.ceil(written.firstReplies.length / 2) - 1]!;
 
   const measure = async (
@@ -118,10 +124,10 @@ try {
     `\nbench:insights (${conversationCount} conversations over ${dayCount} days, ${sourceCount} sources, ` +
       `${requestCount} requests per route at ${concurrency} in flight, profile ${stack.profile})`,
   );
-  const sourceFields = await Promise.all(days.map((day) => redis.hLen(keys.daySources(owner, day))));
+  const sourceFields = await Promise.all(days.map((day) => redis.zCard(keys.daySources(owner, day))));
   console.log(
-    `counters written in ${round(writeSeconds)} s; a report reads ${days.length * 2 + 1} hashes, ` +
-      `${sourceFields.reduce((a, b) => a + b, 0)} cited-source fields among them; report JSON ${JSON.stringify(report).length} bytes`,
+    `counters written in ${round(writeSeconds)} s; a report reads ${days.length} hashes and sums ${days.length} sorted sets ` +
+      `(${sourceFields.reduce((a, b) => a + b, 0)} cited-source members) in Redis; report JSON ${JSON.stringify(report).length} bytes`,
   );
   console.log(
     `median first reply: reported ${report.firstAgentReply.medianSeconds} s, exact ${round(trueMedian)} s ` +

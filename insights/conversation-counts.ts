@@ -102,8 +102,8 @@ export function createConversationCounts(redis: Pick<RedisClient, 'eval'>, prefi
 export type ConversationCounts = ReturnType<typeof createConversationCounts>;
 
 /**
- * KEYS: the conversation's guard hash, the day's counters, the day's cited sources, the source
- * titles. ARGV: the guard field, the day's expiry, the fields to add 1 to (JSON), the cited sources
+ * KEYS: the conversation's guard hash, the day's counters, the day's cited sources (sorted set), the
+ * source titles. ARGV: the guard field, the day's expiry, the fields to add 1 to (JSON), the cited sources
  * (JSON `{key, title}[]`). Answers 1 when it counted, 0 when the guard was taken already.
  */
 const countOnceScript = `
@@ -113,7 +113,7 @@ redis.call('EXPIREAT', KEYS[2], ARGV[2])
 local sources = cjson.decode(ARGV[4])
 if #sources > 0 then
   for _, source in ipairs(sources) do
-    redis.call('HINCRBY', KEYS[3], source.key, 1)
+    redis.call('ZINCRBY', KEYS[3], 1, source.key)
     redis.call('HSET', KEYS[4], source.key, source.title)
   end
   redis.call('EXPIREAT', KEYS[3], ARGV[2])

@@ -4,9 +4,10 @@ import type { Channel } from '#workflows/conversation/types.js';
 
 /**
  * An operator's insight counters: one Redis hash per operator and UTC day (fields in
- * docs/insights.md), and beside it a hash of the sources cited that day. Exact counts, a bounded
- * number of keys (one pair per day with activity, each expiring 400 days after its day), and a
- * report over any range reads them in one pipelined round trip.
+ * docs/insights.md), and beside it a sorted set of the sources cited that day (score: citations).
+ * Exact counts, a bounded number of keys (one pair per day with activity, each expiring 400 days
+ * after its day), and a report over any range reads them in one pipelined round trip: the day
+ * hashes, and the most cited sources summed in Redis, so only those few leave it.
  */
 
 /** Days a day's counters are kept after the day: 13 months and more. */
@@ -66,11 +67,26 @@ export function insightKeys(prefix: string) {
     day: (owner: CounterOwner, day: string) => `${base(owner)}:day:${day}`,
     daySources: (owner: CounterOwner, day: string) => `${base(owner)}:day:${day}:sources`,
     sourceTitles: (owner: CounterOwner) => `${base(owner)}:source-titles`,
+    /** Where `topSourcesScript` sums a range; it exists only while the script runs. */
+    topSourcesScratch: (owner: CounterOwner) => `${base(owner)}:top-sources-scratch`,
   };
 }
 
 /** One day's counters as read: field → count. */
 export type DayCounts = Record<string, number>;
+
+/** A source among the most cited in a range: its key, latest title (null when none was kept), citations. */
+export interface CitedSourceTotal {
+  key: string;
+  title: string | null;
+  citations: number;
+}
+
+/** What `read` answers: each day's counters, and the most cited sources over all the days. */
+export interface CountersRead {
+  days: { day: string; counts: DayCounts }[];
+  topSources: CitedSourceTotal[];
+}
 
 /** The expiry of a day's keys, in epoch seconds. */
 export function dayExpiry(day: string): number {
@@ -96,28 +112,30 @@ export function createDayCounters(redis: Pick<RedisClient, 'multi'>, prefix: str
       if (sources.length === 0) return;
       const key = keys.daySources(owner, day);
       const writes = redis.multi();
-      for (const source of sources) writes.hIncrBy(key, source.key, 1);
+      for (const source of sources) writes.zIncrBy(key, 1, source.key);
       writes.expireAt(key, dayExpiry(day));
       writes.hSet(keys.sourceTitles(owner), Object.fromEntries(sources.map((source) => [source.key, source.title])));
       await writes.expireAt(keys.sourceTitles(owner), dayExpiry(day)).exec();
     },
 
-    /** Each day's counters and citations in the range, in one round trip; a day with none reads as empty. */
-    async read(
-      owner: CounterOwner,
-      days: string[],
-    ): Promise<{ days: { day: string; counts: DayCounts; citations: DayCounts }[]; titles: Record<string, string> }> {
+    /**
+     * Each day's counters in the range (a day with none reads as empty) and, given `topSources`,
+     * that many of the sources most cited over the range with their totals (ties by key) and latest
+     * titles: one round trip, summed in Redis, whatever the number of sources cited.
+     */
+    async read(owner: CounterOwner, days: string[], { topSources = 0 }: { topSources?: number } = {}): Promise<CountersRead> {
       const reads = redis.multi();
-      for (const day of days) reads.hGetAll(keys.day(owner, day)).hGetAll(keys.daySources(owner, day));
-      reads.hGetAll(keys.sourceTitles(owner));
-      const replies = (await reads.exec()) as unknown as Record<string, string>[];
+      for (const day of days) reads.hGetAll(keys.day(owner, day));
+      const ranked = topSources > 0 && days.length > 0;
+      if (ranked)
+        reads.eval(topSourcesScript, {
+          keys: [keys.sourceTitles(owner), keys.topSourcesScratch(owner), ...days.map((day) => keys.daySources(owner, day))],
+          arguments: [String(topSources)],
+        });
+      const replies = (await reads.exec()) as unknown[];
       return {
-        days: days.map((day, index) => ({
-          day,
-          counts: numbers(replies[index * 2]!),
-          citations: numbers(replies[index * 2 + 1]!),
-        })),
-        titles: replies.at(-1) ?? {},
+        days: days.map((day, index) => ({ day, counts: numbers(replies[index] as Record<string, string>) })),
+        topSources: ranked ? rankedSources(replies.at(-1) as [string[], (string | null)[]]) : [],
       };
     },
   });
@@ -127,4 +145,27 @@ export type DayCounters = ReturnType<typeof createDayCounters>;
 
 function numbers(hash: Record<string, string>): DayCounts {
   return Object.fromEntries(Object.entries(hash).map(([field, value]) => [field, Number(value)]));
+}
+
+/**
+ * The most cited sources over some days. KEYS: the titles hash, a scratch key, each day's sorted
+ * set. ARGV: how many. The days are summed with weight -1, so ascending order is most cited first
+ * and, within a score, by key (Redis orders equal scores by member); the scratch key is gone when
+ * the script ends. Answers [the flat `member, -citations` list, the members' titles].
+ */
+const topSourcesScript = `
+local union = {KEYS[2], #KEYS - 2}
+for i = 3, #KEYS do union[#union + 1] = KEYS[i] end
+union[#union + 1] = 'WEIGHTS'
+for i = 3, #KEYS do union[#union + 1] = -1 end
+redis.call('ZUNIONSTORE', unpack(union))
+local top = redis.call('ZRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+redis.call('DEL', KEYS[2])
+local members = {}
+for i = 1, #top, 2 do members[#members + 1] = top[i] end
+if #members == 0 then return {top, {}} end
+return {top, redis.call('HMGET', KEYS[1], unpack(members))}`;
+
+function rankedSources([top, titles]: [string[], (string | null)[]]): CitedSourceTotal[] {
+  return titles.map((title, index) => ({ key: top[index * 2]!, title, citations: -Number(top[index * 2 + 1]) }));
 }

@@ -70,10 +70,12 @@ async function conversation() {
       () => records().get(ref.conversationId),
       (record) => record?.status === 'waiting_for_agent',
     );
-  /** Today's counters (and cited sources) of this operator. */
+  /** Today's counters (and most cited sources) of this operator. */
   const today = async () => {
-    const read = await createDayCounters(stack.api.redis, stack.api.config.redis.prefix).read(ref, [dayOf(new Date())]);
-    return { ...read.days[0]!, titles: read.titles };
+    const read = await createDayCounters(stack.api.redis, stack.api.config.redis.prefix).read(ref, [dayOf(new Date())], {
+      topSources: 10,
+    });
+    return { ...read.days[0]!, topSources: read.topSources };
   };
   return { ref, ask, close, waitingForAgent, today };
 }
@@ -84,15 +86,14 @@ test('resolved: a question answered, no handoff, nothing rated down; counted onc
   const record = await close('idle');
   t.like(record, { status: 'closed', closedBy: 'idle', outcome: 'resolved', outcomeDay: dayOf(new Date()) });
   t.is(record.handoffBy, undefined);
-  const { counts, citations, titles } = await today();
+  const { counts, topSources } = await today();
   t.deepEqual(counts, {
     'started:widget': 1,
     'answers:widget:answered': 1,
     'closed:widget': 1,
     'outcome:widget:resolved': 1,
   });
-  t.deepEqual(citations, { [`${ref.knowledgeBaseId}/returns`]: 1 });
-  t.is(titles[`${ref.knowledgeBaseId}/returns`], 'Returns policy');
+  t.deepEqual(topSources, [{ key: `${ref.knowledgeBaseId}/returns`, title: 'Returns policy', citations: 1 }]);
 });
 
 test('handed off by the visitor: the outcome, the reason, and the time to the first agent reply', async (t) => {

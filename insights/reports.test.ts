@@ -18,10 +18,10 @@ test('the median first reply, from histograms merged over days and channels, is 
     const half = Math.ceil(seconds.length / 2);
     const report = buildReport({
       days: [
-        { day: '2026-03-01', counts: counts('widget', seconds.slice(0, half)), citations: {} },
-        { day: '2026-03-02', counts: counts('messaging', seconds.slice(half)), citations: {} },
+        { day: '2026-03-01', counts: counts('widget', seconds.slice(0, half)) },
+        { day: '2026-03-02', counts: counts('messaging', seconds.slice(half)) },
       ],
-      titles: {},
+      topSources: [],
     });
     const sorted = [...seconds].sort((a, b) => a - b);
     const median = Math.max(1, sorted[Math.ceil(sorted.length / 2) - 1]!);

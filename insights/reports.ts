@@ -6,8 +6,8 @@ import {
   daysBetween,
   handoffReasons,
   type CounterOwner,
+  type CountersRead,
   type DayCounters,
-  type DayCounts,
   type HandoffReason,
 } from './day-counters.js';
 import { dayFiguresOf, satisfactionScores, satisfactionSummary, share, sum, type DayFigures } from './report-figures.js';
@@ -45,11 +45,11 @@ export interface ContentGapClusters {
  * The range a query asks for, or what is wrong with it: `to` defaults to today (UTC), `from` to 29
  * days before `to` (the last 30 days); `from` ≤ `to`, at most 366 days.
  */
-/** The report of the counters read over a range (`DayCounters.read`), of one channel or both. */
-export function buildReport(
-  read: { days: { day: string; counts: DayCounts; citations: DayCounts }[]; titles: Record<string, string> },
-  { channel, topSources = reportLimits.topSources }: { channel?: Channel; topSources?: number } = {},
-) {
+/**
+ * The report of the counters read over a range (`DayCounters.read`), of one channel or both; the
+ * top sources are those read (ranked and counted in Redis, all channels).
+ */
+export function buildReport(read: CountersRead, { channel }: { channel?: Channel } = {}) {
   const shown = channel ? [channel] : channels;
   const daily = read.days.flatMap(({ day, counts }) => shown.map((each) => dayFiguresOf(day, each, counts)));
   const total = (figure: (day: DayFigures) => number) => sum(daily.map(figure));
@@ -102,7 +102,7 @@ export function buildReport(
       ...satisfactionSummary(distribution),
       distribution: satisfactionScores.map((score, index) => ({ score, count: distribution[index]! })),
     },
-    topSources: topSourcesOf(read.days, read.titles, topSources),
+    topSources: read.topSources,
   };
 }
 
@@ -127,17 +127,6 @@ function firstReplySummary(daily: DayFigures[]): { count: number; medianSeconds:
   return { count, medianSeconds: null };
 }
 
-/** The most cited sources over the days, with their latest titles (null when none was kept); ties by key. */
-function topSourcesOf(days: { citations: DayCounts }[], titles: Record<string, string>, limit: number) {
-  const citations = new Map<string, number>();
-  for (const day of days)
-    for (const [key, count] of Object.entries(day.citations)) citations.set(key, (citations.get(key) ?? 0) + count);
-  return [...citations]
-    .sort(([keyA, a], [keyB, b]) => b - a || (keyA < keyB ? -1 : 1))
-    .slice(0, limit)
-    .map(([key, count]) => ({ key, title: titles[key] ?? null, citations: count }));
-}
-
 export interface ReportsDeps {
   counters: Pick<DayCounters, 'read'>;
   /** Absent until the content-gaps clustering is wired: the reports then list no clusters. */
@@ -154,11 +143,11 @@ export function createReports({ counters, contentGaps }: ReportsDeps) {
     ): Promise<Report & { contentGaps: ReportGapCluster[] }> {
       const gapLimit = rows ?? reportLimits.contentGaps;
       const [read, gaps] = await Promise.all([
-        counters.read(owner, daysBetween(range.from, range.to)),
+        counters.read(owner, daysBetween(range.from, range.to), { topSources: rows ?? reportLimits.topSources }),
         contentGaps?.topClusters(owner, range, gapLimit) ?? [],
       ]);
       return {
-        ...buildReport(read, { ...(channel ? { channel } : {}), topSources: rows ?? reportLimits.topSources }),
+        ...buildReport(read, channel ? { channel } : {}),
         // Only the fields a report shows, never more clusters than asked.
         contentGaps: gaps.slice(0, gapLimit).map(({ id, count, representative, reasons, lastAskedAt }) => ({
           id,
