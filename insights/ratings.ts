@@ -1,3 +1,4 @@
+import type { GapInput } from './content-gaps/types.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import { conversationKeys } from '#conversations/redis-keys.js';
@@ -58,20 +59,11 @@ export interface StoredAnswerRating {
   question?: string;
 }
 
-/** A newly rated-down answer, as the content-gaps recorder takes it (`insights/content-gaps/`). */
-export interface RatedDownAnswer {
-  tenantId: string;
-  operatorId: string;
-  knowledgeBaseId: string;
-  conversationId: string;
-  messageId: string;
-  question: string;
-  locale: string;
-  channel: Channel;
-  reason: 'rated_down';
-  /** The sources the answer cited, in its citation order; their retrieval score is not kept on the message. */
-  closestSources: Array<CitedSource & { score: number | null }>;
-}
+/**
+ * A newly rated-down answer, as the content-gaps recorder takes it (`insights/content-gaps/`): its
+ * closest sources are the ones it cited, in citation order, without a score (a message keeps none).
+ */
+export type RatedDownAnswer = GapInput & { reason: 'rated_down' };
 
 /** What a transcript message carries once rated. */
 export interface MessageFeedback {
