@@ -6,7 +6,6 @@ import type { Transcript } from '#conversations/transcript.js';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { Logger } from '#platform/logger.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { Channel } from '#workflows/conversation/types.js';
 import { dayOf, insightKeys, type Rating } from './day-counters.js';
 import { writeAnswerRating, writeSatisfaction } from './rating-scripts.js';
 
