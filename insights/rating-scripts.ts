@@ -7,7 +7,7 @@
  */
 import type { RedisClient } from '#platform/redis.js';
 import { runScript } from '#platform/redis-scripts.js';
-import { keptDays, type Rating } from './day-counters.js';
+import { keptDays, type Outcome, type Rating } from './day-counters.js';
 
 /** Seconds from the start of a day until its counters expire, as `dayExpiry` computes. */
 const keptSeconds = String((keptDays + 1) * 86_400);
@@ -33,10 +33,10 @@ end
 
 // KEYS: the conversation record, its feedback hash.
 // ARGV: message id, rating, the entry's JSON without its day, today, the day keys' base, kept
-// seconds, '1' when the conversation has an answered question.
+// seconds, the outcome without an answer rated down, the outcome with one (both `decideOutcome`'s).
 // The day stays the first rating's; a replaced rating moves its count. A closed conversation that
-// was resolved or abandoned is resolved exactly when it has an answered question and no answer
-// rated down (docs/insights.md), moved on its close's day.
+// was resolved or abandoned (never handed off) takes the outcome its ratings now give, moved on its
+// close's day.
 const rateAnswerScript = `${countHelpers}
 local channel = redis.call('HGET', KEYS[1], 'channel') or 'widget'
 local rating = ARGV[2]
@@ -60,8 +60,8 @@ if (outcome == 'resolved' or outcome == 'abandoned') and outcomeDay then
   for _, value in ipairs(redis.call('HVALS', KEYS[2])) do
     if cjson.decode(value).rating == 'down' then down = true break end
   end
-  local decided = 'abandoned'
-  if ARGV[7] == '1' and not down then decided = 'resolved' end
+  local decided = ARGV[7]
+  if down then decided = ARGV[8] end
   if decided ~= outcome then
     redis.call('HSET', KEYS[1], 'outcome', decided)
     local outcomeField = 'outcome:' .. channel .. ':'
@@ -82,8 +82,8 @@ export interface AnswerRatingWrite {
   today: string;
   /** The operator's day counter key without the day (`…:day:`). */
   dayBase: string;
-  /** Whether the conversation has an answered question (an outcome of `resolved` needs one). */
-  answered: boolean;
+  /** The conversation's outcome as `decideOutcome` gives it without an answer rated down, and with one. */
+  outcomes: { notRatedDown: Outcome; ratedDown: Outcome };
 }
 
 export interface AnswerRatingWritten {
@@ -107,7 +107,8 @@ export async function writeAnswerRating(redis: RedisClient, write: AnswerRatingW
       write.today,
       write.dayBase,
       keptSeconds,
-      write.answered ? '1' : '0',
+      write.outcomes.notRatedDown,
+      write.outcomes.ratedDown,
     ],
   )) as [string, string, string];
   return {

@@ -1,4 +1,3 @@
-import type { GapInput } from './content-gaps/types.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import { conversationKeys } from '#conversations/redis-keys.js';
@@ -6,7 +5,9 @@ import type { Transcript } from '#conversations/transcript.js';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { Logger } from '#platform/logger.js';
 import type { RedisClient } from '#platform/redis.js';
-import { dayOf, insightKeys, type Rating } from './day-counters.js';
+import type { GapInput } from './content-gaps/types.js';
+import { dayOf, insightKeys, type Outcome, type Rating } from './day-counters.js';
+import { decideOutcome } from './outcome.js';
 import { writeAnswerRating, writeSatisfaction } from './rating-scripts.js';
 
 /**
@@ -131,7 +132,8 @@ export function createRatings({ redis, prefix, records, transcript, onRatedDown,
         entry: { rating, reason: reason ?? null, citedSources, ratedAt, ...(question === undefined ? {} : { question }) },
         today: dayOf(at),
         dayBase: dayBase(record),
-        answered: messages.some((message) => message.author === 'ai' && message.outcome === 'answered'),
+        // A rating moves only a conversation nobody was handed to (the script leaves `handed_off` alone).
+        outcomes: outcomesOf(messages.some((message) => message.author === 'ai' && message.outcome === 'answered')),
       });
       if (rating === 'down' && written.previous !== 'down')
         await tellRatedDown({
@@ -198,3 +200,11 @@ export function createRatings({ redis, prefix, records, transcript, onRatedDown,
 }
 
 export type Ratings = ReturnType<typeof createRatings>;
+
+/** A closed conversation with no handoff, as the rule decides it with and without an answer rated down. */
+function outcomesOf(answered: boolean): { notRatedDown: Outcome; ratedDown: Outcome } {
+  return {
+    notRatedDown: decideOutcome({ handoffBy: null, answered, ratedDown: false }),
+    ratedDown: decideOutcome({ handoffBy: null, answered, ratedDown: true }),
+  };
+}
