@@ -44,6 +44,8 @@ interface Message {
   agent?: { name: string };
   /** Messaging, messages to the customer: how far it got. */
   delivery?: Delivery;
+  /** AI answers the customer rated: the latest rating. */
+  feedback?: { rating: 'up' | 'down'; reason?: string | null };
 }
 
 type DeliveryStatus = 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
@@ -367,9 +369,16 @@ function renderTranscript() {
     const who = message.author === 'agent' ? message.agent?.name || 'Agent' : labels.author[message.author] || message.author;
     item.append(el('span', 'meta', `${who} · ${time(message.createdAt)}`), el('span', 'text', message.text));
     if (message.delivery) item.querySelector('.meta')!.append(' ', ticks(message.delivery));
+    if (message.feedback) item.append(rating(message.feedback));
     transcript.append(item);
   }
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
+}
+
+/** How the customer rated an AI answer, with their reason. */
+function rating({ rating, reason }: NonNullable<Message['feedback']>): HTMLSpanElement {
+  const text = rating === 'up' ? 'Rated helpful' : `Rated not helpful${reason ? `: ${reason}` : ''}`;
+  return el('span', `rating ${rating}`, text);
 }
 
 function addMessage(message: Message) {

@@ -130,3 +130,30 @@ test('an agent opening the Insights view is told it is for admins', async (t) =>
     await close();
   }
 });
+
+test('an agent opening a conversation sees how the visitor rated its answers, with their reason', async (t) => {
+  const api = stack.api;
+  const tenant = await chattingTenant(api);
+  const agent = await createUser(api, tenant.tenant.id, 'agent', 'Ada');
+  const visitor = await tenant.chat.start({ contact: { name: 'Grace Hopper' } });
+  const { reply } = await tenant.chat.ask(visitor, 'Do you ship to Antarctica?');
+  const rated = await api.request('PUT', `/chat/conversations/${visitor.conversationId}/messages/${reply.id}/feedback`, {
+    headers: visitor.headers,
+    body: { rating: 'down', reason: 'I needed a yes or a no.' },
+  });
+  t.is(rated.status, 200);
+  await api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, { headers: visitor.headers });
+
+  const { page, close } = await pageWithConsole(browser);
+  try {
+    await page.goto(`${api.url}/agent`);
+    await page.fill('#token', agent.token);
+    await page.click('#sign-in button[type=submit]');
+    await page.locator(`#conversations li[data-conversation-id="${visitor.conversationId}"] button`).click();
+    const answer = page.locator(`#transcript li[data-message-id="${reply.id}"]`);
+    await answer.locator('.rating.down').waitFor({ timeout: 15_000 });
+    t.is(await answer.locator('.rating').innerText(), 'Rated not helpful: I needed a yes or a no.');
+  } finally {
+    await close();
+  }
+});
