@@ -7,12 +7,18 @@
  * reused as re-asks (other conversations, other days over 90) until `stored` gaps are written
  * straight to the store (`insights/content-gaps/store.ts`, its Lua script, as the recorder writes).
  * Then, `runs` times each: the baseline, loading the gaps from Redis (`load`), and the clustering
- * activity (`clusterContentGaps`: load, cluster, store the result), as the worker runs it.
+ * activity (`clusterContentGaps`: load, cluster, store the result), twice: clustering on the event
+ * loop (`clusterInProcess`, as before the clustering thread) and on the worker's clustering thread
+ * (`startClusteringThread`), as the worker runs it. Each reports the delay of this process's event
+ * loop while it ran (`monitorEventLoopDelay`): what every other activity of a worker would wait.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pLimit from 'p-limit';
 import { createContentGapsActivities } from '#activities/insights/content-gaps.js';
+import { clusterInProcess, startClusteringThread } from '#insights/content-gaps/clustering-runner.js';
+import type { ClusterGaps } from '#insights/content-gaps/clustering-task.js';
 import { gapIdOf } from '#insights/content-gaps/recorder.js';
 import { createContentGapStore } from '#insights/content-gaps/store.js';
 import type { Gap } from '#insights/content-gaps/types.js';
@@ -157,26 +163,25 @@ try {
   );
   const writeSeconds = (performance.now() - writeStart) / 1000;
 
-  const loads: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const began = performance.now();
+  const loading = await timed(async () => {
     const { gaps } = await store.load(owner);
-    loads.push(performance.now() - began);
     if (gaps.length !== stored) throw new Error(`loaded ${gaps.length} gaps, not ${stored}`);
-  }
+  });
 
-  const { clusterContentGaps } = createContentGapsActivities({ store, space });
-  const clusterings: number[] = [];
-  let result = { covered: 0, clusters: 0 };
-  for (let i = 0; i < runs; i++) {
-    const began = performance.now();
-    result = await new MockActivityEnvironment().run(clusterContentGaps, owner);
-    clusterings.push(performance.now() - began);
+  /** The activity, clustering through `cluster`: one run to warm up, then `runs` measured. */
+  async function clusteringWith(cluster: ClusterGaps) {
+    const { clusterContentGaps } = createContentGapsActivities({ store, space, cluster });
+    const run = (): ReturnType<typeof clusterContentGaps> => new MockActivityEnvironment().run(clusterContentGaps, owner);
+    const result = await run();
+    return { result, ...(await timed(run)) };
   }
+  const onLoop = await clusteringWith(clusterInProcess);
+  const thread = startClusteringThread();
+  const onThread = await clusteringWith(thread.cluster).finally(() => thread.close());
+  if (onThread.result.clusters !== onLoop.result.clusters) throw new Error('the thread clustered otherwise');
+  const result = onThread.result;
   const resultBytes = (await redis.strLen(`${stack.prefix}:insights:${owner.tenantId}:${owner.operatorId}:gaps:clusters`)) ?? 0;
 
-  loads.sort((a, b) => a - b);
-  clusterings.sort((a, b) => a - b);
   console.log('\nbench:content-gaps');
   console.table({
     'gaps stored (one operator)': stored,
@@ -184,15 +189,42 @@ try {
     'seconds to embed the distinct questions': round(embedSeconds, 2),
     'seconds to write the gaps (32 at a time)': round(writeSeconds, 2),
     runs,
-    'baseline: load from Redis, median ms': round(percentile(loads, 0.5)),
-    'baseline: load from Redis, p95 ms': round(percentile(loads, 0.95)),
-    'clustering activity, median ms': round(percentile(clusterings, 0.5)),
-    'clustering activity, p95 ms': round(percentile(clusterings, 0.95)),
-    'clustering activity / load (median)': round(percentile(clusterings, 0.5) / percentile(loads, 0.5), 2),
+    ...figures('baseline: load from Redis', loading),
+    ...figures('clustering activity, on the event loop (before)', onLoop),
+    ...figures('clustering activity, on the clustering thread', onThread),
+    'on the thread / on the loop (median)': round(percentile(onThread.times, 0.5) / percentile(onLoop.times, 0.5), 2),
+    'clustering activity on the thread / load (median)': round(
+      percentile(onThread.times, 0.5) / percentile(loading.times, 0.5),
+      2,
+    ),
     'gaps covered': result.covered,
     clusters: result.clusters,
     'stored result, kB': round(resultBytes / 1024),
   });
 } finally {
   await stack.stop();
+}
+
+/** `runs` runs of `run`, one at a time: their times (sorted) and the event loop's delay meanwhile. */
+async function timed(run: () => Promise<unknown>) {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  const times: number[] = [];
+  delay.enable();
+  for (let i = 0; i < runs; i++) {
+    const began = performance.now();
+    await run();
+    times.push(performance.now() - began);
+  }
+  delay.disable();
+  times.sort((a, b) => a - b);
+  return { times, delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6 };
+}
+
+function figures(name: string, { times, delayP99, delayMax }: Awaited<ReturnType<typeof timed>>) {
+  return {
+    [`${name}, median ms`]: round(percentile(times, 0.5)),
+    [`${name}, p95 ms`]: round(percentile(times, 0.95)),
+    [`${name}, event-loop delay p99 ms`]: round(delayP99),
+    [`${name}, event-loop delay max ms`]: round(delayMax),
+  };
 }

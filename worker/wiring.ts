@@ -28,6 +28,7 @@ import { createSourceStore } from '#knowledge/sources.js';
 import { createGapRecorder } from '#insights/content-gaps/recorder.js';
 import { createGapsClusteringClient } from '#insights/content-gaps/clustering-client.js';
 import { createContentGapStore } from '#insights/content-gaps/store.js';
+import { startClusteringThread } from '#insights/content-gaps/clustering-runner.js';
 import { spaceKey } from '#insights/content-gaps/vectors.js';
 import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
 import { connectorTaskQueue } from '#workflows/connectors/task-queues.js';
@@ -49,7 +50,7 @@ export interface WiredWorker {
   shutdown(): void;
   /** True while every Temporal worker of the process polls (not before `run()`, not once shutting down). */
   ready(): boolean;
-  /** Closes the clients once `run()` has returned. */
+  /** Closes the clients (and the clustering thread) once `run()` has returned. */
   close(): Promise<void>;
 }
 
@@ -111,6 +112,8 @@ export async function wireWorker(
     onError: (error, gap) =>
       logger.warn({ err: { message: (error as Error).message }, conversationId: gap.conversationId }, 'content gap not recorded'),
   });
+  // Clustering an operator's gaps takes up to seconds of CPU: on a thread of its own, off the event loop.
+  const clustering = startClusteringThread();
   const activities = createActivities({
     jobs,
     sources,
@@ -158,7 +161,7 @@ export async function wireWorker(
     }),
     outboundEvents: outboundEvents.emitter,
     eventDelivery: outboundEvents.delivery,
-    contentGaps: { store: gapStore, space: spaceKey(embedders.queries.space) },
+    contentGaps: { store: gapStore, space: spaceKey(embedders.queries.space), cluster: clustering.cluster },
   });
 
   const workflowBundle = await bundleWorkflows({ tracing: tracing !== undefined });
@@ -201,7 +204,7 @@ export async function wireWorker(
     },
     ready: () => workers.every((worker) => worker.getState() === 'RUNNING'),
     async close() {
-      await Promise.allSettled([closeRedisClient(redis), weaviate.close(), outbound.close()]);
+      await Promise.allSettled([closeRedisClient(redis), weaviate.close(), outbound.close(), clustering.close()]);
     },
   };
 }
