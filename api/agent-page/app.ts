@@ -590,7 +590,7 @@ async function sendExtra(path: string, body: Record<string, unknown>, form: HTML
   }
 }
 
-const insights = createInsightsView({ api, download, el, showError });
+const insights = createInsightsView({ api, download, el, showError, messageOf });
 $('insights').append(insights.element);
 
 /** The inbox or the Insights view (for admins: the API refuses anyone else, and says so). */

@@ -13,6 +13,8 @@ export interface InsightsDeps {
   download(path: string): Promise<Blob>;
   el<Tag extends keyof HTMLElementTagNameMap>(tag: Tag, className?: string, text?: string | null): HTMLElementTagNameMap[Tag];
   showError(message: string): void;
+  /** What an error says, for the page. */
+  messageOf(error: unknown): string;
 }
 
 // The API's shapes as this view reads them (api/schemas/insights-*.ts).
@@ -71,7 +73,7 @@ export interface GapCluster {
 const percent = (share: number | null) => (share === null ? '–' : `${Math.round(share * 100)}%`);
 const dayIso = (at: Date) => at.toISOString().slice(0, 10);
 
-export function createInsightsView({ api, download, el, showError }: InsightsDeps) {
+export function createInsightsView({ api, download, el, showError, messageOf }: InsightsDeps) {
   const root = el('section', 'insights');
   const form = el('form', 'insights-controls');
   const operator = el('select');
@@ -388,8 +390,4 @@ function duration(seconds: number): string {
   if (seconds < 90) return `${Math.round(seconds)} s`;
   if (seconds < 5_400) return `${Math.round(seconds / 60)} min`;
   return `${(seconds / 3_600).toFixed(1)} h`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

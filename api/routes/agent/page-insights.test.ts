@@ -30,6 +30,10 @@ async function signIn(page: Page, token: string) {
   await page.goto(`${stack.api.url}/agent`);
   await page.fill('#token', token);
   await page.click('#sign-in button[type=submit]');
+}
+
+async function openInsights(page: Page, token: string) {
+  await signIn(page, token);
   await page.click('#show-insights');
 }
 
@@ -70,7 +74,7 @@ test("an admin reads an operator's insights as cards, a chart and tables, downlo
 
   const { page, close } = await pageWithConsole(browser);
   try {
-    await signIn(page, admin.token);
+    await openInsights(page, admin.token);
     await page.locator('.cards').waitFor({ timeout: 15_000 });
     t.true(await page.locator('#main').isHidden(), 'the inbox gives way to the view');
     t.is(await card(page, 'Conversations').innerText(), '17', 'the counters written, and the conversation with a gap');
@@ -119,7 +123,7 @@ test('an agent opening the Insights view is told it is for admins', async (t) =>
   const agent = await createUser(api, tenant.tenant.id, 'agent', 'Ada');
   const { page, close } = await pageWithConsole(browser);
   try {
-    await signIn(page, agent.token);
+    await openInsights(page, agent.token);
     const said = page.locator('.insights-body .muted');
     await said.waitFor({ timeout: 15_000 });
     t.regex(await said.innerText(), /role admin/);
@@ -146,9 +150,7 @@ test('an agent opening a conversation sees how the visitor rated its answers, wi
 
   const { page, close } = await pageWithConsole(browser);
   try {
-    await page.goto(`${api.url}/agent`);
-    await page.fill('#token', agent.token);
-    await page.click('#sign-in button[type=submit]');
+    await signIn(page, agent.token);
     await page.locator(`#conversations li[data-conversation-id="${visitor.conversationId}"] button`).click();
     const answer = page.locator(`#transcript li[data-message-id="${reply.id}"]`);
     await answer.locator('.rating.down').waitFor({ timeout: 15_000 });
