@@ -4,7 +4,7 @@ import { conversationKeys } from '#conversations/redis-keys.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createTemporalClient } from '#platform/temporal.js';
-import { chattingTenant } from '#testing/chat.js';
+import { chattingTenant, testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
@@ -15,7 +15,7 @@ import { bucketSeconds, createDayCounters, dayOf } from './day-counters.js';
  * Temporal, Weaviate and Redis; each test its own tenant and operator, so its own counters.
  */
 
-const chatty = { CHAT_VISITOR_PER_MINUTE: '100000', CHAT_CONVERSATIONS_PER_HOUR: '100000', CHAT_REPLY_TIMEOUT_SECONDS: '10' };
+const chatty = { CHAT_VISITOR_PER_MINUTE: '100000', CHAT_CONVERSATIONS_PER_HOUR: '100000', CHAT_REPLY_TIMEOUT_SECONDS: '30' };
 
 let stack: IngestionStack;
 let temporal: ReturnType<typeof createTemporalClient>;
@@ -29,7 +29,7 @@ test.after.always(async () => {
 });
 
 const agent = { agentId: 'agent-1', name: 'Ada' };
-const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue);
+const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
 const records = () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix);
 const answered = 'How long do I have to return an item?';
 const unknown = 'Do you sell submarines with a warp drive?';

@@ -3,6 +3,7 @@ import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createTemporalClient } from '#platform/temporal.js';
+import { testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { startFakeChatServer, type FakeChatServer } from '#testing/fake-chat-server.js';
 import { startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
@@ -44,7 +45,7 @@ test('a message arriving while the conversation closes goes to a new conversatio
   const prefix = stack.api.config.redis.prefix;
   const records = createConversationRecords(stack.api.redis, prefix);
   const transcript = createTranscript(stack.api.redis, prefix);
-  const agents = createConversationClient(temporal.client, stack.api.config.temporal.taskQueue);
+  const agents = createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
   const connected = await messagingTenant(stack.api, platform, [shopItems.returns]);
 
   const release = model.holdMidStreamNext();

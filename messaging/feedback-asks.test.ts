@@ -7,6 +7,7 @@ import { createConversationClient } from '#conversations/workflow-client.js';
 import type { RedisClient } from '#platform/redis.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { createDayCounters, dayOf } from '#insights/day-counters.js';
+import { testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { inboundOf, startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
@@ -44,7 +45,7 @@ test.after.always(async () => {
 });
 
 const agent = { agentId: 'agent-1', name: 'Ada' };
-const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue);
+const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
 const records = () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix);
 const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
 const prefix = () => stack.api.config.redis.prefix;

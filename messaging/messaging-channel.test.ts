@@ -5,6 +5,7 @@ import { createConversationRecords } from '#conversations/records.js';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createTemporalClient } from '#platform/temporal.js';
+import { testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import {
   deliver,
@@ -40,7 +41,7 @@ test.after.always(async () => {
   await platform?.close();
 });
 
-const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue);
+const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
 const channel = () => createChannelState(stack.api.redis, stack.api.config.redis.prefix);
 const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
 

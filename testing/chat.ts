@@ -106,3 +106,10 @@ export async function chattingTenant(api: TestApi, operatorFields: Record<string
   ).body;
   return { ...tenant, operator, chat: chatClient(api.url, operator.operatorKey as string) };
 }
+
+/**
+ * How long a test's agent actions wait for the conversation's workflow: far longer than the
+ * service's 15 s, as a loaded test machine can take seconds per workflow task. Tests of the
+ * deadline itself set theirs through the API's configuration.
+ */
+export const testActionWait = { actionWaitMs: 60_000 };

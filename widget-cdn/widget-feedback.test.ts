@@ -62,7 +62,8 @@ test('a visitor rates an answer, changes their mind with a reason, and sees thei
 
   await answer.locator('[data-rating=up]').click();
   await answer.locator('[data-rating=up][aria-pressed=true]').waitFor();
-  t.is(await answer.locator('[data-el=thanks]').textContent(), 'Thank you for your feedback.');
+  // The press shows at once; the thanks only once the service has the rating.
+  await answer.locator('[data-el=thanks]', { hasText: 'Thank you for your feedback.' }).waitFor();
   await eventually(
     async () => (await transcript(keys)).find((m) => m.id === answerId)?.feedback,
     (feedback) => feedback?.rating === 'up',

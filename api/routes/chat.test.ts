@@ -6,8 +6,9 @@ import { assertMatchesSchema } from '#testing/schema.js';
 import { conversationResponse, historyResponse, widgetConfigResponse } from '../schemas/chat.js';
 
 let stack: IngestionStack;
+/** Answers come within seconds; 10 leaves a loaded machine room, and is how long a repeated message waits to hear none comes. */
 test.before(async () => {
-  stack = await startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000', CHAT_REPLY_TIMEOUT_SECONDS: '3' });
+  stack = await startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000', CHAT_REPLY_TIMEOUT_SECONDS: '10' });
 });
 test.after.always(() => stack?.close());
 
