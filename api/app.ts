@@ -53,6 +53,8 @@ import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
 import { createAdminArticlesRouter } from './routes/articles/admin.js';
 import { createArticleQuestionsRouter } from './routes/articles/questions.js';
 import { createArticlesRouter } from './routes/articles/public.js';
+import { createHelpCentreRouter, helpCentrePolicy } from './routes/help-centre.js';
+import { errorPage } from './help-centre/pages.js';
 import { createAdminOperatorsRouter } from './routes/admin-operators.js';
 import { createAdminTenantsRouter } from './routes/admin-tenants.js';
 import { createAdminUsersRouter } from './routes/admin-users.js';
@@ -156,6 +158,8 @@ export interface AppDeps {
     redisPrefix: string;
     bodyLimitBytes: number;
     rateLimitPerMinute: number;
+    /** Per-address budgets of the hosted help centre's pages and votes. */
+    helpCentre: { pagesPerMinute: number; feedbackPerAddress: number };
     /** Budgets of the routes behind the admin token and user tokens. */
     tokens: Omit<TokenBudgets, 'prefix'>;
     publicBaseUrl: string;
@@ -233,6 +237,13 @@ export function createApp({
     // Questions first: the articles router's `{publicationId}` would take `questions`.
     createArticleQuestionsRouter({ tenancy, rateLimit, articles: articles.store, questionSearch: articles.questionSearch }),
     createArticlesRouter({ tenancy, rateLimit, articles: articles.store, articleSearch: articles.articleSearch }),
+    createHelpCentreRouter({
+      tenancy,
+      articles: articles.store,
+      articleSearch: articles.articleSearch,
+      redis,
+      settings: { redisPrefix: settings.redisPrefix, ...settings.helpCentre },
+    }),
     createKnowledgeBasesRouter({ tenancy, rateLimit, search }),
     createIngestRouter({ tenancy, rateLimit, jobs, ingestion, cleanups, bodyLimitBytes: settings.bodyLimitBytes }),
     createChatRouter({
@@ -303,7 +314,11 @@ export function createApp({
   app.use(requestContext(logger));
   if (tracer) app.use(traceRequests(tracer));
   app.use(httpMetrics(metrics.http));
-  app.use(errorHandler(metrics.observeError));
+  app.use(
+    errorHandler(metrics.observeError, [
+      { under: '/help/', render: errorPage, headers: { 'Content-Security-Policy': helpCentrePolicy } },
+    ]),
+  );
   app.use(onlyUnder('/chat/', widgetCors()));
   app.use(secureHeaders());
   // No body parser here: each route that takes a JSON body parses it after its router's authentication,

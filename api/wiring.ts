@@ -260,6 +260,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       redisPrefix: config.redis.prefix,
       bodyLimitBytes: config.bodyLimitBytes,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      helpCentre: config.helpCentre,
       tokens: {
         adminPerMinute: config.adminPerMinute,
         userPerMinute: config.userPerMinute,

@@ -525,6 +525,18 @@ export const variables = {
     description: 'requests each API key may make per minute; more are answered 429',
     usedBy: ['api'],
   },
+  HELP_CENTRE_PAGES_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 300,
+    description: 'hosted help-centre pages (/help) each client address may read per minute; more are answered 429',
+    usedBy: ['api'],
+  },
+  HELP_CENTRE_FEEDBACK_PER_ADDRESS: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 20,
+    description: '"Was this article helpful?" votes each client address may cast on the hosted help centre per 10 minutes',
+    usedBy: ['api'],
+  },
   USER_PER_MINUTE: {
     schema: { type: 'integer', minimum: 1 },
     default: 300,

@@ -56,6 +56,8 @@ export interface Config {
   /** Seconds the content-gaps clustering waits for gaps to settle (CONTENT_GAPS_SETTLE_SECONDS). */
   contentGapsSettleSeconds: number;
   rateLimitPerMinute: number;
+  /** Per-address budgets of the hosted help centre (docs/articles.md). */
+  helpCentre: { pagesPerMinute: number; feedbackPerAddress: number };
   /** The lifecycle of tenants' credentials. */
   credentials: { userTokenLifetimeMs: number; operatorKeyGraceMs: number };
   /** Budgets of the dashboard-area and admin routes. */
@@ -296,6 +298,10 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       recheckMs: Number(values.STREAM_RECHECK_SECONDS) * 1000,
     },
     rateLimitPerMinute: Number(values.RATE_LIMIT_PER_MINUTE),
+    helpCentre: {
+      pagesPerMinute: Number(values.HELP_CENTRE_PAGES_PER_MINUTE),
+      feedbackPerAddress: Number(values.HELP_CENTRE_FEEDBACK_PER_ADDRESS),
+    },
     telemetry: {
       metrics: {
         enabled: values.METRICS_ENABLED === 'true',

@@ -20,6 +20,11 @@ const checker = createResponseChecker({
     },
     '/things/{thingId}/events': { get: { responses: { 200: { content: { 'text/event-stream': { schema: {} } } } } } },
     '/things/special': { get: { responses: { 204: {} } } },
+    '/pages/{pageId}': {
+      get: {
+        responses: { 200: { content: { 'text/html': { schema: {} } } }, 404: { content: { 'text/html': { schema: {} } } } },
+      },
+    },
   },
   components: { schemas: { Error: error } },
 });
@@ -68,4 +73,11 @@ test('a literal path wins over a parameter, and an unknown route must answer the
     /does not match/,
   );
   t.regex(checker({ method: 'POST', path: '/nowhere', status: 200, contentType: json, body: {} }) ?? '', /not list/);
+});
+
+test('a path of pages answers another method with its error page; an API path may not', (t) => {
+  const page = { status: 405, contentType: 'text/html; charset=utf-8', body: '<h1>Something went wrong</h1>' };
+  t.is(checker({ method: 'POST', path: '/pages/1', ...page }), undefined);
+  t.regex(checker({ method: 'POST', path: '/things/1', ...page }) ?? '', /does not match/);
+  t.regex(checker({ method: 'POST', path: '/pages/1', ...page, contentType: json }) ?? '', /does not match/);
 });

@@ -1,3 +1,5 @@
+import escapeHtml from 'escape-html';
+
 /**
  * `{cdn_url}/demo#<operator key>` outside production: a plain page with the widget embedded the way
  * docs/widget.md shows (the newest release), so whoever runs `npm start` can talk to the demo tenant's
@@ -42,10 +44,4 @@ ${questions.map((question) => `    <li><q>${escapeHtml(question)}</q></li>`).joi
 </body>
 </html>
 `;
-}
-
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => entities[character]!);
 }

@@ -72,11 +72,11 @@ function describe(operation: Operation): object {
   for (const [status, { description, schema, contentType }] of Object.entries(operation.responses)) {
     responses[status] = { description, ...(schema ? { content: { [contentType ?? 'application/json']: { schema } } } : {}) };
   }
+  const errorContent = operation.errorPages
+    ? { 'text/html': { schema: { type: 'string' } } }
+    : { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
   for (const status of operation.errors) {
-    responses[status] = {
-      description: STATUS_CODES[status] ?? 'Error',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    };
+    responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: errorContent };
   }
   return {
     summary: operation.summary,
@@ -85,7 +85,16 @@ function describe(operation: Operation): object {
     security: operation.security === 'none' ? [] : [{ [operation.security]: operation.scope ? [operation.scope] : [] }],
     parameters: [...pathParameters, ...queryParameters, ...headerParameters],
     ...(operation.body
-      ? { requestBody: { required: !operation.bodyOptional, content: { 'application/json': { schema: operation.body } } } }
+      ? {
+          requestBody: {
+            required: !operation.bodyOptional,
+            content: {
+              [operation.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+                schema: operation.body,
+              },
+            },
+          },
+        }
       : {}),
     responses,
   };

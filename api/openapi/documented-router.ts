@@ -1,6 +1,7 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { DefaultContext, Middleware } from 'koa';
+import { formBody } from '../middleware/form-body.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { validateBody, validateQuery } from '../middleware/validate-body.js';
 
@@ -54,6 +55,8 @@ export interface OperationSpec<Body extends MaybeSchema = MaybeSchema, Query ext
   description?: string;
   /** JSON Schema of the request body, enforced by `validateBody` before the handler runs. */
   body?: Body;
+  /** How the body is sent: JSON (the default), or a form as a plain HTML form posts it. */
+  bodyType?: 'json' | 'form';
   /** The body may be left out; it is then validated (and handled) as `{}`. */
   bodyOptional?: boolean;
   /** JSON Schema of the query parameters (an object schema), enforced by `validateQuery`. */
@@ -73,6 +76,8 @@ export interface Operation extends OperationSpec {
   security: Security;
   scope?: string;
   errors: number[];
+  /** The errors are answered as HTML pages (a router of pages for people), not the error body. */
+  errorPages?: boolean;
 }
 
 /**
@@ -89,6 +94,7 @@ export class DocumentedRouter<State = object> {
   readonly operations: Operation[] = [];
 
   private readonly parseBody: Middleware;
+  private readonly parseForm: Middleware;
 
   /**
    * `bodyLimitBytes` bounds the JSON bodies of its routes. A body is read only by a route that takes
@@ -96,10 +102,11 @@ export class DocumentedRouter<State = object> {
    * request never costs a parse.
    */
   constructor(
-    private readonly defaults: { tags: string[]; security: Security; scope?: string; errors: number[] },
+    private readonly defaults: { tags: string[]; security: Security; scope?: string; errors: number[]; errorPages?: boolean },
     { bodyLimitBytes = smallBodyLimitBytes }: { bodyLimitBytes?: number } = {},
   ) {
     this.parseBody = jsonBody(bodyLimitBytes);
+    this.parseForm = formBody(bodyLimitBytes);
   }
 
   // Each method hands its type arguments on to `add` by name: inferring them again from the
@@ -166,7 +173,12 @@ export class DocumentedRouter<State = object> {
     const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
     const validation: Middleware[] = [
       ...(spec.query ? [validateQuery(spec.query)] : []),
-      ...(spec.body ? [this.parseBody, validateBody(spec.body, { optional: spec.bodyOptional ?? false })] : []),
+      ...(spec.body
+        ? [
+            spec.bodyType === 'form' ? this.parseForm : this.parseBody,
+            validateBody(spec.body, { optional: spec.bodyOptional ?? false }),
+          ]
+        : []),
     ];
     // The validators leave what the handlers' types promise: the typed body, and the query in the state.
     this.router[method]<T & QueryState<Query>, BodyContext<Body>>(koaPath, ...validation, ...handlers);
@@ -174,7 +186,7 @@ export class DocumentedRouter<State = object> {
   }
 }
 
-/** What the request's own body and query can be refused with: invalid (400); a body too large (413) or not JSON (415). */
+/** What the request's own body and query can be refused with: invalid (400); a body too large (413) or of another type (415). */
 function requestErrors(spec: OperationSpec): number[] {
   if (spec.body) return [400, 413, 415];
   return spec.query ? [400] : [];

@@ -96,6 +96,7 @@ try {
   Demo tenant      ${demo.tenantId}
     knowledge base ${demo.knowledgeBaseId}
     help centre    ${helpCentre}
+                   ${apiUrl}/help/${demo.knowledgeBaseId}   (the pages the AI cites)
     API key        ${demo.apiKey}   (every scope)
     operator key   ${demo.operatorKey}
     widget demo    ${cdnUrl}/demo#${demo.operatorKey}${suggestions}

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { RouterMiddleware } from '@koa/router';
 import { transform } from 'esbuild';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
+import { madeOnce } from '#platform/made-once.js';
 import type { ApiState } from '#api/state.js';
 
 /**
@@ -41,21 +42,11 @@ async function transpileScript(name: string): Promise<string> {
   return code;
 }
 
-/** The value of `make()`, made at the first call and kept; a failure is not kept, so the next call tries again. */
-function once(make: () => Promise<string>): () => Promise<string> {
-  let made: Promise<string> | undefined;
-  return () =>
-    (made ??= make().catch((error: unknown) => {
-      made = undefined;
-      throw error;
-    }));
-}
-
 // Read (and transpiled) at the first request, then served from memory: the files change only with a deploy.
-const pageHtml = once(() => readPageFile('index.html'));
-const pageScript = once(() => transpileScript('app.ts'));
-const insightsScript = once(() => transpileScript('insights.ts'));
-const pageCss = once(() => readPageFile('app.css'));
+const pageHtml = madeOnce(() => readPageFile('index.html'));
+const pageScript = madeOnce(() => transpileScript('app.ts'));
+const insightsScript = madeOnce(() => transpileScript('insights.ts'));
+const pageCss = madeOnce(() => readPageFile('app.css'));
 
 /**
  * The agent inbox page at `/agent`, with its script and styles: the files of api/agent-page. They
