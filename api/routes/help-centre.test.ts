@@ -148,6 +148,11 @@ test('the home page lists featured and latest articles and each category; a cate
   t.is((first.match(/Order question \d+/g) ?? []).length, 12, 'one page of 50 holds all twelve');
   t.false(first.includes('rel="next"'));
 
+  // Pages are kept per process under the list version: a change shows at once.
+  await article({ title: 'Just published', categoryId: tracking.id });
+  t.true(((await page(`/help/${kb}`)).body as string).includes('Just published'));
+  t.true(((await page(`/help/${kb}/categories/${tracking.slug}`)).body as string).includes('Just published'));
+
   const invalid = await page(`/help/${kb}/categories/${orders.slug}?page=0`);
   t.is(invalid.status, 400);
   t.true((invalid.body as string).includes('page'), 'the page says what was wrong');
@@ -160,6 +165,7 @@ test('search from the home page finds published articles by their words, once in
   const results = await eventually(
     async () => (await page(`/help/${kb}?q=${encodeURIComponent('gift cards expire')}`)).body as string,
     (html) => html.includes(`/help/${kb}/${match.slug}`),
+    { timeoutMs: 30_000 }, // a search page is kept 5 s
   );
   t.true(results.includes('1 article for “gift cards expire”.'));
   t.false(results.includes('Shipping times'));
@@ -205,6 +211,7 @@ test('the AI cites an article at an address this service serves', async (t) => {
   await eventually(
     async () => (await page(`/help/${kb}?q=return`)).body as string,
     (html) => html.includes(`/help/${kb}/${published.slug}`),
+    { timeoutMs: 30_000 },
   );
   const chat = chatClient(api.url, operator.operatorKey as string);
   const answer = await chat.ask(await chat.start(), 'How long do I have to return an item?');

@@ -13,6 +13,7 @@ import type { ApiState } from '#api/state.js';
 import { madeOnce } from '#platform/made-once.js';
 import type { RedisClient } from '#platform/redis.js';
 import { categoryTree, type CategoryNode } from './articles/presenters.js';
+import { createRenderedCache } from './articles/rendered-cache.js';
 import { renderArticleBody } from '../help-centre/article-body.js';
 import {
   articlePage,
@@ -44,6 +45,14 @@ export interface HelpCentreRouterDeps {
   redis: RedisClient;
   settings: { redisPrefix: string; pagesPerMinute: number; feedbackPerAddress: number };
 }
+
+/**
+ * Home, category and search pages kept per process, at most 32 M characters of HTML in all, under
+ * a key holding the knowledge base's list version (which every change a list can show moves); a
+ * search page also expires after a few seconds, as an article becomes searchable a moment after it
+ * is published (as the articles API's list pages: docs/articles.md).
+ */
+const pageCache = { maxChars: 32_000_000, maxEntryChars: 2_000_000, ttlMs: 5 * 60_000, searchTtlMs: 5_000 };
 
 /** What the home page and a category page show. */
 const listing = { perCategory: 10, featured: 10, latest: 10, pageSize: 50, searchResults: 50 };
@@ -95,6 +104,14 @@ export function createHelpCentreRouter({ tenancy, articles, articleSearch, redis
     rateLimitBy<ApiState>(redis, { prefix: settings.redisPrefix, name, limit, windowSeconds, keyOf: clientAddressOf, subject });
   const pagesBudget = budget('help-pages', settings.pagesPerMinute, 60, 'help-centre pages from this address');
   const votesBudget = budget('help-votes', settings.feedbackPerAddress, feedbackWindowSeconds, 'votes from this address');
+  const rendered = createRenderedCache(pageCache);
+
+  /** The knowledge base of the path, and a cache key of what a list page of it shows as of now. */
+  async function listingOf(ctx: Context, page: string) {
+    // The version is read before the lists: a page is never kept under a newer version than it shows.
+    const [knowledgeBase, version] = await Promise.all([knowledgeBaseOf(ctx), articles.listVersion(ctx.params.kbId!)]);
+    return { knowledgeBase, key: JSON.stringify([knowledgeBase.id, knowledgeBase.name, version, page]) };
+  }
 
   async function knowledgeBaseOf(ctx: Context): Promise<KnowledgeBaseRef> {
     const knowledgeBase = await tenancy.getKnowledgeBase(ctx.params.kbId!);
@@ -155,15 +172,22 @@ export function createHelpCentreRouter({ tenancy, articles, articleSearch, redis
     },
     pagesBudget,
     async (ctx) => {
-      const knowledgeBase = await knowledgeBaseOf(ctx);
       const query = ctx.state.query.q?.trim();
-      if (query) return sendPage(ctx, searchPage({ knowledgeBase, query, results: await search(knowledgeBase.id, query) }));
-      const [featured, latest, sections] = await Promise.all([
-        listed(knowledgeBase.id, { featured: true }, 0, listing.featured),
-        listed(knowledgeBase.id, {}, 0, listing.latest),
-        categorySections(knowledgeBase.id),
-      ]);
-      sendPage(ctx, homePage({ knowledgeBase, featured: featured.articles, latest: latest.articles, sections }));
+      const { knowledgeBase, key } = await listingOf(ctx, query ? `search ${query}` : 'home');
+      if (query) {
+        const results = () => search(knowledgeBase.id, query);
+        const page = async () => searchPage({ knowledgeBase, query, results: await results() });
+        return sendPage(ctx, await rendered.get(key, page, pageCache.searchTtlMs));
+      }
+      const home = async () => {
+        const [featured, latest, sections] = await Promise.all([
+          listed(knowledgeBase.id, { featured: true }, 0, listing.featured),
+          listed(knowledgeBase.id, {}, 0, listing.latest),
+          categorySections(knowledgeBase.id),
+        ]);
+        return homePage({ knowledgeBase, featured: featured.articles, latest: latest.articles, sections });
+      };
+      sendPage(ctx, await rendered.get(key, home));
     },
   );
 
@@ -195,25 +219,26 @@ export function createHelpCentreRouter({ tenancy, articles, articleSearch, redis
     },
     pagesBudget,
     async (ctx) => {
-      const knowledgeBase = await knowledgeBaseOf(ctx);
-      const category = await articles.findCategoryBySlug(knowledgeBase.id, ctx.params.categorySlug!);
-      if (!category) throw notFound(`No category ${ctx.params.categorySlug}.`);
+      const { categorySlug } = ctx.params as { categorySlug: string };
       const page = ctx.state.query.page;
-      const [list, categories] = await Promise.all([
-        listed(knowledgeBase.id, { categoryId: category.id }, (page - 1) * listing.pageSize, listing.pageSize),
-        articles.listCategories(knowledgeBase.id),
-      ]);
-      sendPage(
-        ctx,
-        categoryPage({
+      const { knowledgeBase, key } = await listingOf(ctx, `category ${categorySlug} ${page}`);
+      const render = async () => {
+        const category = await articles.findCategoryBySlug(knowledgeBase.id, categorySlug);
+        if (!category) throw notFound(`No category ${categorySlug}.`);
+        const [list, categories] = await Promise.all([
+          listed(knowledgeBase.id, { categoryId: category.id }, (page - 1) * listing.pageSize, listing.pageSize),
+          articles.listCategories(knowledgeBase.id),
+        ]);
+        return categoryPage({
           knowledgeBase,
           category,
           subcategories: categories.filter((other) => other.parentId === category.id),
           articles: list.articles,
           page,
           totalPages: Math.max(1, Math.ceil(list.total / listing.pageSize)),
-        }),
-      );
+        });
+      };
+      sendPage(ctx, await rendered.get(key, render));
     },
   );
 

@@ -74,7 +74,7 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
       ctx.type = 'application/json';
       ctx.body = await pages.get(
         `${knowledgeBaseId}|${version}|${JSON.stringify(query)}`,
-        () => listPage(knowledgeBaseId, query),
+        async () => JSON.stringify(await listPage(knowledgeBaseId, query)),
         query.search ? pageCache.searchTtlMs : undefined,
       );
     },

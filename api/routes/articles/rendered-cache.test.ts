@@ -1,14 +1,14 @@
 import test from 'ava';
 import { createRenderedCache } from './rendered-cache.js';
 
-/** A cache whose renders are counted, each page `chars` characters of JSON. */
+/** A cache whose renders are counted, each page `chars` characters of text. */
 function countedCache(options: { maxChars: number; maxEntryChars: number }) {
   const cache = createRenderedCache({ ...options, ttlMs: 60_000 });
   const renders: string[] = [];
   const page = (key: string, chars: number) =>
     cache.get(key, async () => {
       renders.push(key);
-      return 'x'.repeat(chars - 2); // JSON adds the quotes
+      return 'x'.repeat(chars);
     });
   return { page, renders };
 }
