@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { log } from './output.js';
 
 interface GoTool {
@@ -68,8 +69,36 @@ export async function ensureGoProgram(dir: string, binary: string): Promise<stri
   return target;
 }
 
-/** Builds into a scratch folder next to `target`, printing progress, and renames the binary into place. */
+/** How long a process waits for another one's build of the same tool: the slowest build seen took 13 minutes. */
+const buildWaitMs = 45 * 60_000;
+
+/**
+ * Builds `target` unless it exists, holding a lock beside it: of several processes that need the tool
+ * at once (test runs in several worktrees, a test run beside `npm start`), one builds and the others
+ * wait for it, instead of each building the same tool side by side on the same cores. A lock whose
+ * holder died goes stale within a minute and is taken over.
+ */
 async function buildOnce(
+  tool: { name: string; what: string; target: string; binary: string },
+  command: (scratch: string) => { args: string[]; cwd?: string; env?: NodeJS.ProcessEnv },
+): Promise<void> {
+  const folder = dirname(tool.target);
+  mkdirSync(folder, { recursive: true });
+  const lock = { lockfilePath: `${tool.target}.lock`, stale: 60_000, update: 15_000 };
+  if (await lockfile.check(folder, lock)) log(`waiting for another process building ${tool.name}`);
+  const release = await lockfile.lock(folder, {
+    ...lock,
+    retries: { retries: buildWaitMs / 3_000, minTimeout: 3_000, maxTimeout: 3_000, factor: 1 },
+  });
+  try {
+    if (!existsSync(tool.target)) await build(tool, command);
+  } finally {
+    await release();
+  }
+}
+
+/** Builds into a scratch folder next to `target`, printing progress, and renames the binary into place. */
+async function build(
   tool: { name: string; what: string; target: string; binary: string },
   command: (scratch: string) => { args: string[]; cwd?: string; env?: NodeJS.ProcessEnv },
 ): Promise<void> {
@@ -96,7 +125,6 @@ async function buildOnce(
   } finally {
     clearInterval(ticker);
   }
-  mkdirSync(join(tool.target, '..'), { recursive: true });
   renameSync(join(scratch, tool.binary), tool.target);
   rmSync(scratch, { recursive: true, force: true });
   log(`built ${tool.name} in ${Math.round((Date.now() - started) / 1000)} s: ${tool.target}`);
