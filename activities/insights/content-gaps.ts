@@ -34,10 +34,11 @@ export function createContentGapsActivities({
       const [{ gaps, seq }, marks] = await Promise.all([store.load(owner), store.marks(owner)]);
       const current = gaps.filter((gap) => gap.space === space);
       const { clusters, details } = await cluster({
-        gaps: current.map(({ id, question, askedAt, reason, closestSources, vector }) => ({
+        gaps: current.map(({ id, question, askedAt, channel, reason, closestSources, vector }) => ({
           id,
           question,
           askedAt,
+          channel,
           reason,
           closestSources,
           vector,

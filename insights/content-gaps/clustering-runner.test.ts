@@ -14,10 +14,11 @@ test.after.always(() => thread.close());
 test('on the held-out set, the clustering thread gives the clusters the in-process clustering gives', async (t) => {
   const model = await loadMiniLmEmbedder(defaultModelDir());
   const gaps = (await embedFixtures({ groups: heldOutGroups, unrelated: heldOutUnrelated }, model)).map(
-    ({ id, question, askedAt, reason, closestSources, vector }) => ({
+    ({ id, question, askedAt, channel, reason, closestSources, vector }) => ({
       id,
       question,
       askedAt,
+      channel,
       reason,
       closestSources,
       vector: encodeVector(vector),
