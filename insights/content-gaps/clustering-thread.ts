@@ -13,7 +13,8 @@ import { createContentGapStore } from './store.js';
  * The thread the content gaps' clustering runs on (a Piscina worker, started by
  * `clustering-runner.ts`): each task names an operator, whose gaps the thread loads from Redis,
  * clusters and stores, through a Redis connection of its own, opened from the options the runner
- * passes in (`ClusteringThreadOptions`, as `workerData`) at the first task. The connection ends with the thread.
+ * passes in (`ClusteringThreadOptions`, as `workerData`) at the first task. The connection ends with
+ * the thread.
  */
 
 const { redisUrl, prefix, logLevel } = workerData as ClusteringThreadOptions;
@@ -22,6 +23,10 @@ const store = createContentGapStore(redis, prefix);
 let connected: Promise<unknown> | undefined;
 
 export default async function clusterOnThread(task: ClusteringTask): Promise<ClusteringOutcome> {
-  await (connected ??= redis.connect());
+  // Once: the client reconnects by itself after; a first connection that failed is tried again by the next task.
+  await (connected ??= redis.connect().catch((error: unknown) => {
+    connected = undefined;
+    throw error;
+  }));
   return runClusteringTask(store, task);
 }
