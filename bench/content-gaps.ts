@@ -7,10 +7,11 @@
  * reused as re-asks (other conversations, other days over 90) until `stored` gaps are written
  * straight to the store (`insights/content-gaps/store.ts`, its Lua script, as the recorder writes).
  * Then, `runs` times each: the baseline, loading the gaps from Redis (`load`), and the clustering
- * activity (`clusterContentGaps`: load, cluster, store the result), twice: clustering on the event
- * loop (`clusterInProcess`, as before the clustering thread) and on the worker's clustering thread
- * (`startClusteringThread`), as the worker runs it. Each reports the delay of this process's event
- * loop while it ran (`monitorEventLoopDelay`): what every other activity of a worker would wait.
+ * activity (`clusterContentGaps`: load, cluster, store the result), twice: all of it on the event
+ * loop (`clusterInProcess`, as before the clustering thread) and all of it on the worker's clustering
+ * thread, with its own Redis connection (`startClusteringThread`), as the worker runs it. Each reports
+ * the delay of this process's event loop while it ran (`monitorEventLoopDelay`): what every other
+ * activity of a worker would wait.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -170,13 +171,13 @@ try {
 
   /** The activity, clustering through `cluster`: one run to warm up, then `runs` measured. */
   async function clusteringWith(cluster: ClusterGaps) {
-    const { clusterContentGaps } = createContentGapsActivities({ store, space, cluster });
+    const { clusterContentGaps } = createContentGapsActivities({ space, cluster });
     const run = (): ReturnType<typeof clusterContentGaps> => new MockActivityEnvironment().run(clusterContentGaps, owner);
     const result = await run();
     return { result, ...(await timed(run)) };
   }
-  const onLoop = await clusteringWith(clusterInProcess);
-  const thread = startClusteringThread();
+  const onLoop = await clusteringWith(clusterInProcess(store));
+  const thread = startClusteringThread({ redisUrl: stack.env.REDIS_URL!, prefix: stack.prefix, logLevel: 'warn' });
   const onThread = await clusteringWith(thread.cluster).finally(() => thread.close());
   if (onThread.result.clusters !== onLoop.result.clusters) throw new Error('the thread clustered otherwise');
   const result = onThread.result;

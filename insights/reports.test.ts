@@ -33,10 +33,10 @@ test('the median first reply, from histograms merged over days and channels, is 
   }
 });
 
-test('the reports ask the content gaps for the range and the limit, and export their questions guarded', async (t) => {
+test('the reports ask the content gaps for the range, the channel and the limit, and export their questions guarded', async (t) => {
   const counters = createDayCounters(store.redis(), store.prefix);
   await counters.add(owner, '2026-03-01', [counterFields.started('widget')]);
-  const asked: Array<[CounterOwner, ReportRange, number]> = [];
+  const asked: Array<[CounterOwner, ReportRange & { channel?: 'widget' | 'messaging' }, number]> = [];
   const cluster: ReportGapCluster = {
     id: 'c1',
     count: 4,
@@ -65,9 +65,11 @@ test('the reports ask the content gaps for the range and the limit, and export t
   t.is(report.contentGaps.length, 10);
   t.deepEqual(report.contentGaps[0], cluster);
   await reports.report(owner, range, { rows: 100 });
+  await reports.report(owner, range, { channel: 'messaging' });
   t.deepEqual(asked, [
     [owner, range, 10],
     [owner, range, 100],
+    [owner, { ...range, channel: 'messaging' }, 10],
   ]);
   t.is(
     csvOf(reportTable('content-gaps', { ...report, contentGaps: report.contentGaps.slice(0, 1) })),

@@ -36,9 +36,9 @@ export interface ReportGapCluster {
   lastAskedAt: string;
 }
 
-/** The content-gap clusters, ranked by count in a range (`insights/content-gaps/`). */
+/** The content-gap clusters, ranked by count in a range, on a channel or (without one) every channel (`insights/content-gaps/`). */
 export interface ContentGapClusters {
-  topClusters(owner: CounterOwner, range: ReportRange, limit: number): Promise<ReportGapCluster[]>;
+  topClusters(owner: CounterOwner, filter: ReportRange & { channel?: Channel }, limit: number): Promise<ReportGapCluster[]>;
 }
 
 /**
@@ -133,7 +133,7 @@ export interface ReportsDeps {
   contentGaps?: ContentGapClusters;
 }
 
-/** Reports of an operator's counters, with its top content-gap clusters. */
+/** Reports of an operator's counters, with its top content-gap clusters (of the report's channel, when it has one). */
 export function createReports({ counters, contentGaps }: ReportsDeps) {
   return {
     async report(
@@ -144,7 +144,7 @@ export function createReports({ counters, contentGaps }: ReportsDeps) {
       const gapLimit = rows ?? reportLimits.contentGaps;
       const [read, gaps] = await Promise.all([
         counters.read(owner, daysBetween(range.from, range.to), { topSources: rows ?? reportLimits.topSources }),
-        contentGaps?.topClusters(owner, range, gapLimit) ?? [],
+        contentGaps?.topClusters(owner, channel ? { ...range, channel } : range, gapLimit) ?? [],
       ]);
       return {
         ...buildReport(read, channel ? { channel } : {}),

@@ -112,8 +112,13 @@ export async function wireWorker(
     onError: (error, gap) =>
       logger.warn({ err: { message: (error as Error).message }, conversationId: gap.conversationId }, 'content gap not recorded'),
   });
-  // Clustering an operator's gaps takes up to seconds of CPU: on a thread of its own, off the event loop.
-  const clustering = startClusteringThread();
+  // Clustering an operator's gaps takes up to seconds of CPU, and loading them up to 125 MB of JSON: on a
+  // thread of its own, with a Redis connection of its own, off the event loop.
+  const clustering = startClusteringThread({
+    redisUrl: config.redis.url,
+    prefix: config.redis.prefix,
+    logLevel: config.logLevel,
+  });
   const activities = createActivities({
     jobs,
     sources,
@@ -161,7 +166,7 @@ export async function wireWorker(
     }),
     outboundEvents: outboundEvents.emitter,
     eventDelivery: outboundEvents.delivery,
-    contentGaps: { store: gapStore, space: spaceKey(embedders.queries.space), cluster: clustering.cluster },
+    contentGaps: { space: spaceKey(embedders.queries.space), cluster: clustering.cluster },
   });
 
   const workflowBundle = await bundleWorkflows({ tracing: tracing !== undefined });

@@ -15,6 +15,7 @@ import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, untilSearchable, type IngestionStack } from '#testing/ingestion.js';
 import { shopItems } from '#testing/shop-content.js';
+import type { Channel } from '#workflows/conversation/types.js';
 
 let stack: IngestionStack;
 let temporal: ReturnType<typeof createTemporalClient>;
@@ -53,8 +54,11 @@ async function owner() {
   const record = (
     question: string,
     at = new Date(),
-    reason: 'unknown' | 'rated_down' = 'unknown',
-    conversationId = randomUUID(),
+    {
+      reason = 'unknown',
+      conversationId = randomUUID(),
+      channel = 'widget',
+    }: { reason?: 'unknown' | 'rated_down'; conversationId?: string; channel?: Channel } = {},
   ) =>
     recordAt(at)({
       tenantId: tenant.tenant.id,
@@ -64,7 +68,7 @@ async function owner() {
       messageId: 'm1.reply',
       question,
       locale: 'en',
-      channel: 'widget',
+      channel,
       reason,
       closestSources: [],
     });
@@ -102,8 +106,8 @@ test('a question the AI could not answer is recorded and listed as a gap', async
 test('a retried recording counts once', async (t) => {
   const { gaps, record } = await owner();
   const conversationId = randomUUID();
-  t.true(await record('Do you sell spare parts for bicycles?', new Date(), 'unknown', conversationId));
-  t.false(await record('Do you sell spare parts for bicycles?', new Date(), 'unknown', conversationId));
+  t.true(await record('Do you sell spare parts for bicycles?', new Date(), { conversationId }));
+  t.false(await record('Do you sell spare parts for bicycles?', new Date(), { conversationId }));
   const { body } = await clustered(
     () => gaps(''),
     (listing) => listing.clusters.length === 1,
@@ -114,7 +118,7 @@ test('a retried recording counts once', async (t) => {
 test('a range counts only its days, most asked first', async (t) => {
   const { gaps, record } = await owner();
   await record('Do you ship to Norway?', new Date('2026-03-01T10:00:00Z'));
-  await record('Can I have my order delivered to Norway?', new Date('2026-03-02T10:00:00Z'), 'rated_down');
+  await record('Can I have my order delivered to Norway?', new Date('2026-03-02T10:00:00Z'), { reason: 'rated_down' });
   await record('What are your opening hours on Sunday?', new Date('2026-03-02T11:00:00Z'));
   await record('Is your shop open on Sundays?', new Date('2026-03-03T11:00:00Z'));
   await record('When do you open on a Sunday?', new Date('2026-03-03T12:00:00Z'));
@@ -137,6 +141,68 @@ test('a range counts only its days, most asked first', async (t) => {
     [[all.clusters[1].id, 1]],
   );
   t.deepEqual((await gaps('&from=2026-03-04&to=2026-03-31')).body.clusters, []);
+});
+
+test("a channel's read counts, ranks and shows that channel's questions alone; a cluster not asked there is not listed", async (t) => {
+  const { gaps, record } = await owner();
+  await record('Do you ship to Norway?', new Date('2026-03-01T10:00:00Z'));
+  await record('Can I have my order delivered to Norway?', new Date('2026-03-02T10:00:00Z'), {
+    reason: 'rated_down',
+    channel: 'messaging',
+  });
+  await record('Is shipping to Norway available?', new Date('2026-03-03T09:00:00Z'), { channel: 'messaging' });
+  await record('What are your opening hours on Sunday?', new Date('2026-03-02T11:00:00Z'));
+  await record('Is your shop open on Sundays?', new Date('2026-03-03T11:00:00Z'));
+  const range = '&from=2026-03-01&to=2026-03-03';
+  const named = (listing: any) =>
+    listing.clusters.map((cluster: any) => [cluster.representative.includes('Sunday') ? 'sunday' : 'norway', cluster.count]);
+
+  const { body: all } = await clustered(
+    () => gaps(range),
+    (listing) => listing.clusters.length === 2,
+  );
+  t.deepEqual(named(all), [
+    ['norway', 3],
+    ['sunday', 2],
+  ]);
+  const norway = all.clusters[0];
+  t.like(norway, {
+    reasons: { unknown: 2, ratedDown: 1 },
+    firstAskedAt: '2026-03-01T10:00:00.000Z',
+    lastAskedAt: '2026-03-03T09:00:00.000Z',
+  });
+  t.is(norway.examples.length, 3);
+
+  const widget = (await gaps(`${range}&channel=widget`)).body;
+  t.deepEqual(named(widget), [
+    ['sunday', 2],
+    ['norway', 1],
+  ]);
+  t.like(widget.clusters[1], {
+    id: norway.id,
+    reasons: { unknown: 1, ratedDown: 0 },
+    examples: ['Do you ship to Norway?'],
+    firstAskedAt: '2026-03-01T10:00:00.000Z',
+    lastAskedAt: '2026-03-01T10:00:00.000Z',
+  });
+
+  const messaging = (await gaps(`${range}&channel=messaging`)).body;
+  t.deepEqual(named(messaging), [['norway', 2]], 'the cluster asked only on the widget is not listed');
+  t.deepEqual(messaging.clusters[0], {
+    ...norway,
+    count: 2,
+    reasons: { unknown: 1, ratedDown: 1 },
+    examples: ['Is shipping to Norway available?', 'Can I have my order delivered to Norway?'],
+    firstAskedAt: '2026-03-02T10:00:00.000Z',
+    lastAskedAt: '2026-03-03T09:00:00.000Z',
+  });
+  t.deepEqual(named((await gaps('&from=2026-03-03&to=2026-03-03&channel=messaging')).body), [['norway', 1]]);
+  t.deepEqual((await gaps('&from=2026-03-01&to=2026-03-01&channel=messaging')).body.clusters, []);
+  // Every channel's read adds up to the read of both.
+  for (const cluster of all.clusters) {
+    const on = (listing: any) => listing.clusters.find((each: any) => each.id === cluster.id)?.count ?? 0;
+    t.is(on(widget) + on(messaging), cluster.count);
+  }
 });
 
 test('a close new question joins an addressed cluster and counts as asked since; unmarking ends it', async (t) => {
@@ -209,6 +275,15 @@ test('bad ranges, unknown operators and clusters, and bad marks are refused in t
   await refused(gaps('&from=2026-03-02&to=2026-03-01'), 400, 'invalid_payload');
   await refused(gaps('&from=2025-01-01&to=2026-01-02'), 400, 'invalid_payload');
   await refused(gaps('&limit=0'), 400, 'invalid_payload');
+  for (const channel of ['email', 'Widget', '']) {
+    const { status, body } = await gaps(`&channel=${channel}`);
+    t.is(status, 400, channel);
+    t.is(body.error.code, 'invalid_payload');
+    t.true(
+      body.error.details.some((detail: { path: string }) => detail.path === '/channel'),
+      JSON.stringify(body.error.details),
+    );
+  }
   t.is((await gaps('&from=2025-01-02&to=2026-01-02')).status, 200);
   await refused(stack.api.request('GET', '/insights/content-gaps', { headers: admin.headers }), 400, 'invalid_payload');
   await refused(

@@ -46,6 +46,7 @@ export function createContentGapsRouter({ tenancy, requireUser, contentGaps, now
       description:
         'Clusters of the questions the AI could not answer, and of answers rated down, most asked in the range first (UTC days, both included; ' +
         `default the last ${insightRange.defaultDays} days, at most ${insightRange.maxDays}). ` +
+        'With `channel`, each cluster counts, ranks and shows only its questions on that channel (`firstAskedAt`, `lastAskedAt`, `examples`, `addressed.askedSince` too), and a cluster not asked there in the range is not listed. ' +
         'Read from the latest clustering, which runs in the background shortly after gaps are recorded: `pending` says how many are not in it yet. Role admin.',
       query: contentGapsQuery,
       responses: { 200: { description: 'The clusters', schema: contentGapsResponse } },
@@ -53,7 +54,8 @@ export function createContentGapsRouter({ tenancy, requireUser, contentGaps, now
     async (ctx) => {
       const owner = await ownerOf(ctx);
       const range = requestedDays(ctx.state.query, now());
-      ctx.body = await contentGaps.results.list(owner, range, ctx.state.query.limit);
+      const { channel, limit } = ctx.state.query;
+      ctx.body = await contentGaps.results.list(owner, channel ? { ...range, channel } : range, limit);
     },
   );
 

@@ -1,4 +1,6 @@
 import test from 'ava';
+import { contentGapKeys, createContentGapStore } from '#insights/content-gaps/store.js';
+import type { ChannelQuestions, StoredCluster } from '#insights/content-gaps/types.js';
 import { counterFields, createDayCounters, dayOf, type CounterOwner, type DayCounters } from '#insights/day-counters.js';
 import type { Channel } from '#workflows/conversation/types.js';
 import { createTenant, createUser, startTestApi, type TestApi } from '#testing/api.js';
@@ -190,6 +192,122 @@ test('a channel filter counts that channel alone', async (t) => {
   t.is(messaging.firstAgentReply.count, 2);
   t.true(Math.abs(messaging.firstAgentReply.medianSeconds - 45) <= 45 * 0.05);
   t.like(messaging.satisfaction, { count: 1, average: 1 });
+});
+
+/** A stored cluster asked on these channels: a day's `[unknown, ratedDown]` each, asked at noon. */
+function clusterAskedOn(id: string, asked: Partial<Record<Channel, Record<string, [number, number]>>>): StoredCluster {
+  const on = (days: Record<string, [number, number]>): ChannelQuestions => {
+    const sorted = Object.keys(days).sort();
+    return {
+      days,
+      askedSince: 0,
+      examples: [`${id}?`],
+      firstAskedAt: `${sorted[0]}T12:00:00.000Z`,
+      lastAskedAt: `${sorted.at(-1)}T12:00:00.000Z`,
+    };
+  };
+  const channels = Object.fromEntries(Object.entries(asked).map(([channel, days]) => [channel, on(days)]));
+  const times = Object.values(channels)
+    .flatMap((questions) => [questions.firstAskedAt, questions.lastAskedAt])
+    .sort();
+  return {
+    id,
+    channels,
+    askedSince: 0,
+    representative: `${id}?`,
+    examples: [`${id}?`],
+    closestSources: [],
+    firstAskedAt: times[0]!,
+    lastAskedAt: times.at(-1)!,
+  };
+}
+
+test("the content gaps follow the report's channel: counts, ranking, and the export", async (t) => {
+  const { admin, operator, owner } = await tenantWithOperator();
+  await createContentGapStore(api.redis, api.config.redis.prefix).saveClusters(
+    owner,
+    {
+      clusteredAt: '2026-03-04T00:00:00.000Z',
+      covered: 14,
+      coveredSeq: 14,
+      clusters: [
+        clusterAskedOn('returns', { widget: { '2026-03-01': [2, 1] }, messaging: { '2026-03-03': [1, 0] } }),
+        clusterAskedOn('opening-hours', { widget: { '2026-03-03': [2, 0] } }),
+        clusterAskedOn('sizes', { messaging: { '2026-03-01': [3, 2] }, widget: { '2026-03-05': [1, 0] } }),
+      ],
+    },
+    new Map(),
+  );
+  const gapsOf = async (channel?: Channel) =>
+    (
+      await api.request('GET', `/insights/reports?operatorId=${operator.id}&${range}${channel ? `&channel=${channel}` : ''}`, {
+        headers: admin.headers,
+      })
+    ).body.contentGaps.map((cluster: any) => [cluster.id, cluster.count, cluster.reasons.unknown, cluster.reasons.ratedDown]);
+
+  t.deepEqual(await gapsOf(), [
+    ['sizes', 5, 3, 2],
+    ['returns', 4, 3, 1],
+    ['opening-hours', 2, 2, 0],
+  ]);
+  // `sizes` was asked on the widget only after the range.
+  t.deepEqual(await gapsOf('widget'), [
+    ['returns', 3, 2, 1],
+    ['opening-hours', 2, 2, 0],
+  ]);
+  t.deepEqual(await gapsOf('messaging'), [
+    ['sizes', 5, 3, 2],
+    ['returns', 1, 1, 0],
+  ]);
+  const messaging = (
+    await api.request('GET', `/insights/reports?operatorId=${operator.id}&${range}&channel=messaging`, { headers: admin.headers })
+  ).body;
+  t.is(messaging.contentGaps[1].lastAskedAt, '2026-03-03T12:00:00.000Z');
+  t.is(messaging.contentGaps[0].lastAskedAt, '2026-03-01T12:00:00.000Z', "the channel's last question");
+
+  const exported = await csv(admin.headers, 'content-gaps', `operatorId=${operator.id}&${range}&channel=widget`);
+  t.deepEqual(exported.lines, [
+    'rank,cluster_id,questions,representative,unknown,rated_down,last_asked_at',
+    '1,returns,3,returns?,2,1,2026-03-01T12:00:00.000Z',
+    '2,opening-hours,2,opening-hours?,2,0,2026-03-03T12:00:00.000Z',
+    '',
+  ]);
+});
+
+test('a clustering stored before the channels were kept counts in a read of both channels only', async (t) => {
+  const { admin, operator, owner } = await tenantWithOperator();
+  const before = {
+    clusteredAt: '2026-03-04T00:00:00.000Z',
+    covered: 3,
+    coveredSeq: 3,
+    clusters: [
+      {
+        id: 'returns',
+        days: { '2026-03-01': [2, 0], '2026-03-02': [0, 1] },
+        askedSince: 0,
+        representative: 'Can I return a gift?',
+        examples: ['Can I return a gift?'],
+        closestSources: [],
+        firstAskedAt: '2026-03-01T09:00:00.000Z',
+        lastAskedAt: '2026-03-02T09:00:00.000Z',
+      },
+    ],
+  };
+  await api.redis.set(contentGapKeys(api.config.redis.prefix).clusters(owner), JSON.stringify(before));
+  const reportOf = async (channel = '') =>
+    (await api.request('GET', `/insights/reports?operatorId=${operator.id}&${range}${channel}`, { headers: admin.headers })).body;
+
+  t.deepEqual((await reportOf()).contentGaps, [
+    {
+      id: 'returns',
+      count: 3,
+      representative: 'Can I return a gift?',
+      reasons: { unknown: 2, ratedDown: 1 },
+      lastAskedAt: '2026-03-02T09:00:00.000Z',
+    },
+  ]);
+  t.deepEqual((await reportOf('&channel=widget')).contentGaps, []);
+  t.deepEqual((await reportOf('&channel=messaging')).contentGaps, []);
 });
 
 test('a range with nothing in it is zeros and nulls; the default range is the last 30 days ending today', async (t) => {

@@ -51,7 +51,7 @@ export function createInsightsReportsRouter({
     {
       summary: "An operator's report over a range of days",
       description:
-        `Conversations by day and channel, outcomes with the AI resolution and handoff rates, handoff reasons, the median time to the first agent reply, answer feedback, satisfaction, the ${reportLimits.topSources} most cited sources and the ${reportLimits.contentGaps} largest content-gap clusters, over UTC days \`from\`–\`to\` (default the last ${insightRange.defaultDays} days, at most ${insightRange.maxDays}). ` +
+        `Conversations by day and channel, outcomes with the AI resolution and handoff rates, handoff reasons, the median time to the first agent reply, answer feedback, satisfaction, the ${reportLimits.topSources} most cited sources (every channel) and the ${reportLimits.contentGaps} largest content-gap clusters, over UTC days \`from\`–\`to\` (default the last ${insightRange.defaultDays} days, at most ${insightRange.maxDays}), of one \`channel\` or both. ` +
         'Read from day counters: the cost does not grow with the number of conversations. Role admin.',
       query: reportQuery,
       responses: { 200: { description: 'The report', schema: reportResponse } },

@@ -1,4 +1,5 @@
 import { nullable, objectOf, timestamp, uuid } from './common.js';
+import { insightChannel } from './insights-channel.js';
 import { textPatterns } from './text-patterns.js';
 
 /** Limits of the content-gaps routes. */
@@ -16,9 +17,10 @@ export const contentGapsQuery = objectOf(
     operatorId: uuid,
     from: { ...day, description: 'First day counted (UTC, included). Default: 29 days before `to`.' },
     to: { ...day, description: 'Last day counted (UTC, included). Default: today. At most 366 days from `from`.' },
+    channel: insightChannel,
     limit: { type: 'integer', minimum: 1, maximum: contentGapLimits.listMax, default: contentGapLimits.listDefault },
   },
-  ['from', 'to', 'limit'],
+  ['from', 'to', 'channel', 'limit'],
 );
 
 export const contentGapOperatorQuery = objectOf({ operatorId: uuid });
@@ -39,18 +41,22 @@ const addressed = objectOf({
   note: nullable({ type: 'string' }),
   addressedAt: timestamp,
   by: addressedBy,
-  askedSince: { type: 'integer', minimum: 0, description: 'Questions of the cluster asked after it was marked addressed.' },
+  askedSince: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Questions of the cluster asked after it was marked addressed (on the channel asked for), whatever the range.',
+  },
 });
 
 const cluster = objectOf({
   id: { type: 'string' },
-  count: { type: 'integer', minimum: 1, description: 'Questions in the range.' },
+  count: { type: 'integer', minimum: 1, description: 'Questions in the range (on the channel asked for).' },
   representative: { type: 'string', description: 'The question nearest the cluster’s centre.' },
   examples: {
     type: 'array',
     maxItems: 5,
     items: { type: 'string' },
-    description: 'Up to five different wordings, latest first.',
+    description: 'Up to five different wordings, latest first (asked on the channel asked for).',
   },
   closestSources: {
     type: 'array',
@@ -66,8 +72,8 @@ const cluster = objectOf({
     description: 'The sources that came closest to answering, though not close enough.',
   },
   reasons: objectOf({ unknown: { type: 'integer', minimum: 0 }, ratedDown: { type: 'integer', minimum: 0 } }),
-  firstAskedAt: timestamp,
-  lastAskedAt: timestamp,
+  firstAskedAt: { ...timestamp, description: 'Its first question (on the channel asked for), whatever the range.' },
+  lastAskedAt: { ...timestamp, description: 'Its last question (on the channel asked for), whatever the range.' },
   addressed: nullable(addressed),
 });
 

@@ -3,6 +3,7 @@ import { channels } from '#workflows/conversation/types.js';
 import { reportLimits } from '#insights/reports.js';
 import { tableNames } from '#insights/report-tables.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
+import { insightChannel } from './insights-channel.js';
 
 const day = { type: 'string', format: 'date', examples: ['2026-11-25'] } as const;
 const count = { type: 'integer', minimum: 0 } as const;
@@ -19,7 +20,7 @@ export const reportQuery = objectOf(
       ...day,
       description: `Last UTC day, \`YYYY-MM-DD\`, at most ${insightRange.maxDays} days after \`from\`. Default: today`,
     },
-    channel: { enum: [...channels], description: 'Only this channel: `widget` or `messaging`. Default: both' },
+    channel: insightChannel,
   },
   ['from', 'to', 'channel'],
 );
@@ -103,13 +104,13 @@ export const reportResponse = objectOf({
   contentGaps: {
     type: 'array',
     maxItems: reportLimits.contentGaps,
-    description: `The ${reportLimits.contentGaps} largest content-gap clusters in the range (all channels)`,
+    description: `The ${reportLimits.contentGaps} largest content-gap clusters in the range, on the channel asked for (both without one)`,
     items: objectOf({
       id: { type: 'string' },
-      count: { ...count, description: 'Questions in the range' },
+      count: { ...count, description: 'Questions in the range (on the channel asked for)' },
       representative: { type: 'string', description: 'The question nearest the centre' },
       reasons: objectOf({ unknown: count, ratedDown: count }),
-      lastAskedAt: timestamp,
+      lastAskedAt: { ...timestamp, description: 'Its last question (on the channel asked for), whatever the range' },
     }),
   },
 });

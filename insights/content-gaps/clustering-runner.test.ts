@@ -1,42 +1,83 @@
 import test from 'ava';
 import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder.js';
 import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
+import { useTestRedis } from '#testing/redis.js';
 import { defaultGapThreshold } from './clustering.js';
 import { clusterInProcess, startClusteringThread } from './clustering-runner.js';
 import type { ClusteringTask } from './clustering-task.js';
 import { heldOutGroups, heldOutUnrelated } from './fixtures/held-out.js';
 import { embedFixtures } from './fixtures/score.js';
-import { encodeVector } from './vectors.js';
+import { contentGapKeys, createContentGapStore } from './store.js';
+import { encodeVector, spaceKey } from './vectors.js';
 
-const thread = startClusteringThread();
-test.after.always(() => thread.close());
+const redis = useTestRedis(test);
+let thread: ReturnType<typeof startClusteringThread>;
+test.before(() => {
+  thread = startClusteringThread({
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    prefix: redis.prefix,
+    logLevel: 'silent',
+  });
+});
+test.after.always(() => thread?.close());
 
-test('on the held-out set, the clustering thread gives the clusters the in-process clustering gives', async (t) => {
+test('on the held-out set, the clustering thread loads, clusters and stores what the in-process clustering does', async (t) => {
   const model = await loadMiniLmEmbedder(defaultModelDir());
-  const gaps = (await embedFixtures({ groups: heldOutGroups, unrelated: heldOutUnrelated }, model)).map(
-    ({ id, question, askedAt, reason, closestSources, vector }) => ({
-      id,
-      question,
-      askedAt,
-      reason,
-      closestSources,
-      vector: encodeVector(vector),
-    }),
-  );
-  const firstClustering = await clusterInProcess({ gaps, fixedCentres: [], threshold: defaultGapThreshold });
+  const store = createContentGapStore(redis.redis(), redis.prefix);
+  const owner = { tenantId: 'tenant-a', operatorId: 'op-held-out' };
+  const space = spaceKey(model.space);
+  const fixtures = await embedFixtures({ groups: heldOutGroups, unrelated: heldOutUnrelated }, model);
+  // Asked over the last hours (within the retention whenever the test runs), plus one of another embedding space.
+  const gaps = fixtures.map(({ id, question, channel, reason, closestSources, vector }, i) => ({
+    id,
+    question,
+    askedAt: new Date(Date.now() - (fixtures.length - i) * 60_000).toISOString(),
+    knowledgeBaseId: 'kb-1',
+    conversationId: `conversation-${i}`,
+    messageId: 'm1.reply',
+    locale: 'en',
+    channel,
+    reason,
+    closestSources,
+    space,
+    vector: encodeVector(vector),
+  }));
+  for (const gap of [...gaps, { ...gaps[0]!, id: 'other-space', space: 'other/model/384' }]) await store.add(owner, gap);
+  const task: ClusteringTask = { owner, space, threshold: defaultGapThreshold, clusteredAt: '2026-03-01T00:00:00.000Z' };
+  const keys = contentGapKeys(redis.prefix);
+  const stored = async () => ({
+    results: (await store.readClusters(owner)).results,
+    details: await redis.redis().hGetAll(keys.details(owner)),
+  });
+
   // The largest cluster marked addressed, with its centre and members, and the questions clustered again.
-  const [id, detail] = [...firstClustering.details].sort(([, a], [, b]) => b.members.length - a.members.length)[0]!;
-  const task: ClusteringTask = {
-    gaps,
-    fixedCentres: [{ clusterId: id, centre: detail.centre, members: detail.members, addressedAt: gaps[0]!.askedAt }],
-    threshold: defaultGapThreshold,
-  };
+  await clusterInProcess(store)(task);
+  const [clusterId, detail] = Object.entries((await stored()).details)
+    .map(([id, json]) => [id, JSON.parse(json) as { centre: string; members: string[] }] as const)
+    .sort(([, a], [, b]) => b.members.length - a.members.length)[0]!;
+  await store.setMark(owner, {
+    clusterId,
+    articleId: 'a-1',
+    sourceKey: null,
+    note: null,
+    addressedAt: gaps[0]!.askedAt,
+    by: { userId: 'u-1', name: 'Ada' },
+    centre: detail.centre,
+    space,
+    members: detail.members,
+  });
 
-  const inProcess = await clusterInProcess(task);
+  const inProcess = await clusterInProcess(store)(task);
+  const storedInProcess = await stored();
+  await redis.redis().del([keys.clusters(owner), keys.details(owner)]);
   const onThread = await thread.cluster(task);
+  const storedOnThread = await stored();
 
-  t.true(inProcess.clusters.length > 1 && inProcess.clusters.length < gaps.length, `${inProcess.clusters.length} clusters`);
-  t.true(onThread.details instanceof Map);
   t.deepEqual(onThread, inProcess);
-  t.true(detail.members.every((member) => onThread.details.get(id)!.members.includes(member)));
+  t.like(onThread, { covered: gaps.length, leftOut: 1 });
+  t.true(onThread.clusters > 1 && onThread.clusters < gaps.length, `${onThread.clusters} clusters`);
+  t.deepEqual(storedOnThread, storedInProcess);
+  t.like(storedOnThread.results, { clusteredAt: task.clusteredAt, covered: gaps.length, coveredSeq: gaps.length + 1 });
+  const members = (JSON.parse(storedOnThread.details[clusterId]!) as { members: string[] }).members;
+  t.true(detail.members.every((member) => members.includes(member)));
 });

@@ -1,15 +1,26 @@
 import { startThread } from '#platform/threads/thread.js';
-import { runClusteringTask, type ClusterGaps, type ClusteringResult, type ClusteringTask } from './clustering-task.js';
+import {
+  runClusteringTask,
+  type ClusterGaps,
+  type ClusteringOutcome,
+  type ClusteringStore,
+  type ClusteringTask,
+  type ClusteringThreadOptions,
+} from './clustering-task.js';
 
 /**
  * The worker's clustering thread, started once per process: clustering 50,000 gaps takes seconds of
- * CPU, which on the event loop would stall every other activity of the worker (heartbeats, a
- * conversation's answers). Tasks queue for the thread in order; `close` ends it.
+ * CPU, and loading them 125 MB of JSON, which on the event loop would stall every other activity of
+ * the worker (heartbeats, a conversation's answers). The thread loads, clusters and stores through a
+ * Redis connection of its own (`options`), so only a task's name and its counts cross. Tasks queue
+ * for the thread in order; `close` ends it, and its connection with it.
  */
-export function startClusteringThread(): { cluster: ClusterGaps; close(): Promise<void> } {
-  const thread = startThread<ClusteringTask, ClusteringResult>(new URL('./clustering-thread', import.meta.url), {});
+export function startClusteringThread(options: ClusteringThreadOptions): { cluster: ClusterGaps; close(): Promise<void> } {
+  const thread = startThread<ClusteringTask, ClusteringOutcome>(new URL('./clustering-thread', import.meta.url), options);
   return { cluster: (task) => thread.run(task), close: () => thread.close() };
 }
 
-/** The same clustering on the caller's thread (tests, tools): it blocks the event loop while it runs. */
-export const clusterInProcess: ClusterGaps = async (task) => runClusteringTask(task);
+/** The same clustering on the caller's thread, through its store (tests, tools): it blocks the event loop while it runs. */
+export function clusterInProcess(store: ClusteringStore): ClusterGaps {
+  return (task) => runClusteringTask(store, task);
+}

@@ -1,10 +1,32 @@
-import { runClusteringTask, type ClusteringTask } from './clustering-task.js';
+import { workerData } from 'node:worker_threads';
+import { createLogger } from '#platform/logger.js';
+import { createRedisClient } from '#platform/redis.js';
+import {
+  runClusteringTask,
+  type ClusteringOutcome,
+  type ClusteringTask,
+  type ClusteringThreadOptions,
+} from './clustering-task.js';
+import { createContentGapStore } from './store.js';
 
 /*
  * The thread the content gaps' clustering runs on (a Piscina worker, started by
- * `clustering-runner.ts`): each task an operator's gaps, each result their clusters.
+ * `clustering-runner.ts`): each task names an operator, whose gaps the thread loads from Redis,
+ * clusters and stores, through a Redis connection of its own, opened from the options the runner
+ * passes in (`ClusteringThreadOptions`, as `workerData`) at the first task. The connection ends with
+ * the thread.
  */
 
-export default function clusterOnThread(task: ClusteringTask) {
-  return runClusteringTask(task);
+const { redisUrl, prefix, logLevel } = workerData as ClusteringThreadOptions;
+const redis = createRedisClient(redisUrl, createLogger({ level: logLevel, name: 'clustering-thread' }));
+const store = createContentGapStore(redis, prefix);
+let connected: Promise<unknown> | undefined;
+
+export default async function clusterOnThread(task: ClusteringTask): Promise<ClusteringOutcome> {
+  // Once: the client reconnects by itself after; a first connection that failed is tried again by the next task.
+  await (connected ??= redis.connect().catch((error: unknown) => {
+    connected = undefined;
+    throw error;
+  }));
+  return runClusteringTask(store, task);
 }

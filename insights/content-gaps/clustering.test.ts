@@ -13,13 +13,14 @@ test.before(async () => {
 });
 
 async function gapsOf(
-  questions: { question: string; askedAt: string; reason?: 'unknown' | 'rated_down' }[],
+  questions: { question: string; askedAt: string; reason?: 'unknown' | 'rated_down'; channel?: 'widget' | 'messaging' }[],
 ): Promise<ClusterableGap[]> {
   const vectors = await model.embed(questions.map((q) => q.question));
   return questions.map((q, i) => ({
     id: `gap-${i}`,
     question: q.question,
     askedAt: q.askedAt,
+    channel: q.channel ?? 'widget',
     reason: q.reason ?? 'unknown',
     closestSources: [],
     vector: unitVector(vectors[i]!),
@@ -45,7 +46,9 @@ test('the same gaps cluster the same way, named by their earliest question', asy
   const first = clusterGaps(gaps, []);
   t.deepEqual(clusterGaps([...gaps].reverse(), []), first);
   const norway = first.clusters.find((cluster) => cluster.id === 'gap-0')!;
-  t.deepEqual(norway.days, { '2026-03-01': [1, 0], '2026-03-02': [0, 1], '2026-03-03': [1, 0] });
+  t.deepEqual(Object.keys(norway.channels!), ['widget']);
+  t.deepEqual(norway.channels!.widget!.days, { '2026-03-01': [1, 0], '2026-03-02': [0, 1], '2026-03-03': [1, 0] });
+  t.is(norway.days, undefined);
   t.deepEqual(norway.examples, [
     'Is shipping to Norway available?',
     'Can I have my order delivered to Norway?',
@@ -55,6 +58,48 @@ test('the same gaps cluster the same way, named by their earliest question', asy
   t.is(norway.lastAskedAt, '2026-03-03T09:00:00.000Z');
   t.deepEqual(first.details.get('gap-0')!.members, ['gap-0', 'gap-2', 'gap-3']);
   t.deepEqual(first.details.get('gap-1')!.members, ['gap-1']);
+});
+
+test("a cluster keeps each channel's questions apart: days, wordings, first and last, asked since its mark", async (t) => {
+  const gaps = await gapsOf([
+    { question: 'Do you ship to Norway?', askedAt: '2026-03-01T10:00:00.000Z', channel: 'widget' },
+    { question: 'Can I have my order delivered to Norway?', askedAt: '2026-03-02T09:00:00.000Z', channel: 'messaging' },
+    {
+      question: 'Is shipping to Norway available?',
+      askedAt: '2026-03-02T12:00:00.000Z',
+      reason: 'rated_down',
+      channel: 'widget',
+    },
+    { question: 'Is delivery to Norway possible?', askedAt: '2026-03-06T09:00:00.000Z', channel: 'messaging' },
+  ]);
+  const { details } = clusterGaps(gaps.slice(0, 3), []);
+  const fixed = [
+    {
+      clusterId: 'gap-0',
+      centre: decodeVector(details.get('gap-0')!.centre),
+      members: details.get('gap-0')!.members,
+      addressedAt: '2026-03-05T00:00:00.000Z',
+    },
+  ];
+  const [norway] = clusterGaps(gaps, fixed).clusters;
+  t.deepEqual(norway!.channels, {
+    widget: {
+      days: { '2026-03-01': [1, 0], '2026-03-02': [0, 1] },
+      askedSince: 0,
+      examples: ['Is shipping to Norway available?', 'Do you ship to Norway?'],
+      firstAskedAt: '2026-03-01T10:00:00.000Z',
+      lastAskedAt: '2026-03-02T12:00:00.000Z',
+    },
+    messaging: {
+      days: { '2026-03-02': [1, 0], '2026-03-06': [1, 0] },
+      askedSince: 1,
+      examples: ['Is delivery to Norway possible?', 'Can I have my order delivered to Norway?'],
+      firstAskedAt: '2026-03-02T09:00:00.000Z',
+      lastAskedAt: '2026-03-06T09:00:00.000Z',
+    },
+  });
+  t.is(norway!.askedSince, 1);
+  t.is(norway!.examples.length, 4);
 });
 
 test('an addressed cluster keeps its centre and members; a close new question joins it and counts as asked since', async (t) => {

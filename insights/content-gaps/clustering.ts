@@ -1,5 +1,6 @@
+import { channels, type Channel } from '#workflows/conversation/types.js';
 import { dayOf } from '../day-counters.js';
-import type { ClosestSource, ClusterDetail, GapReason, StoredCluster } from './types.js';
+import type { ChannelQuestions, ClosestSource, ClusterDetail, GapReason, StoredCluster } from './types.js';
 import { dot, encodeVector, normalizeInto, unitVector } from './vectors.js';
 
 /**
@@ -27,6 +28,7 @@ export interface ClusterableGap {
   id: string;
   question: string;
   askedAt: string;
+  channel: Channel;
   reason: GapReason;
   closestSources: ClosestSource[];
   /** Unit length. */
@@ -148,13 +150,14 @@ function describe(
   centre: Float32Array,
   fixed: FixedCentre | undefined,
 ): StoredCluster {
-  const days: Record<string, [number, number]> = {};
+  const byChannel = new Map<Channel, ClusterableGap[]>();
   const sources = new Map<string, ClosestSource & { questions: number }>();
   let representative: ClusterableGap | undefined;
   let nearest = -Infinity;
   for (const gap of gaps) {
-    const day = (days[dayOf(Date.parse(gap.askedAt))] ??= [0, 0]);
-    day[gap.reason === 'unknown' ? 0 : 1] += 1;
+    const ofChannel = byChannel.get(gap.channel);
+    if (ofChannel) ofChannel.push(gap);
+    else byChannel.set(gap.channel, [gap]);
     const similarity = dot(gap.vector, centre);
     if (similarity > nearest) [representative, nearest] = [gap, similarity];
     for (const source of gap.closestSources) {
@@ -163,22 +166,49 @@ function describe(
       else Object.assign(seen, { title: source.title, score: higher(seen.score, source.score), questions: seen.questions + 1 });
     }
   }
-  // The latest different wordings, newest first.
-  const examples: string[] = [];
-  for (let i = gaps.length - 1; i >= 0 && examples.length < examplesShown; i--)
-    if (!examples.includes(gaps[i]!.question)) examples.push(gaps[i]!.question);
   return {
     id,
-    days,
-    askedSince: fixed ? gaps.filter((gap) => gap.askedAt > fixed.addressedAt).length : 0,
+    channels: Object.fromEntries(
+      channels.flatMap((channel) => (byChannel.has(channel) ? [[channel, questionsOf(byChannel.get(channel)!, fixed)]] : [])),
+    ),
+    askedSince: askedSince(gaps, fixed),
     representative: representative?.question ?? '',
-    examples,
+    examples: examplesOf(gaps),
     closestSources: [...sources.values()]
       .sort((a, b) => b.questions - a.questions || (b.score ?? -1) - (a.score ?? -1) || a.key.localeCompare(b.key))
       .slice(0, sourcesShown),
     firstAskedAt: gaps[0]?.askedAt ?? fixed!.addressedAt,
     lastAskedAt: gaps.at(-1)?.askedAt ?? fixed!.addressedAt,
   };
+}
+
+/** A cluster's questions on one channel (at least one, in the order asked). */
+function questionsOf(gaps: readonly ClusterableGap[], fixed: FixedCentre | undefined): ChannelQuestions {
+  const days: ChannelQuestions['days'] = {};
+  for (const gap of gaps) {
+    const day = (days[dayOf(Date.parse(gap.askedAt))] ??= [0, 0]);
+    day[gap.reason === 'unknown' ? 0 : 1] += 1;
+  }
+  return {
+    days,
+    askedSince: askedSince(gaps, fixed),
+    examples: examplesOf(gaps),
+    firstAskedAt: gaps[0]!.askedAt,
+    lastAskedAt: gaps.at(-1)!.askedAt,
+  };
+}
+
+/** Questions asked after the cluster was marked addressed (0 when it is not). */
+function askedSince(gaps: readonly ClusterableGap[], fixed: FixedCentre | undefined): number {
+  return fixed ? gaps.filter((gap) => gap.askedAt > fixed.addressedAt).length : 0;
+}
+
+/** The latest different wordings, newest first (the gaps in the order asked). */
+function examplesOf(gaps: readonly ClusterableGap[]): string[] {
+  const examples: string[] = [];
+  for (let i = gaps.length - 1; i >= 0 && examples.length < examplesShown; i--)
+    if (!examples.includes(gaps[i]!.question)) examples.push(gaps[i]!.question);
+  return examples;
 }
 
 /** The higher of two scores, where null (no score kept) gives way to any number. */

@@ -88,7 +88,7 @@ export function createContentGapStore(
       for (let i = 0; i < ids.length; i += loadBatch) reads.hmGet(keys.gaps(owner), ids.slice(i, i + loadBatch));
       const batches = ids.length === 0 ? [] : ((await reads.exec()) as unknown as (string | null)[][]);
       // Parsed a batch at a time, yielding between: 50,000 gaps are 125 MB of JSON, which parsed at once
-      // would hold the worker's event loop for a third of a second.
+      // would hold the event loop for a third of a second (the clustering thread's, in the worker).
       const gaps: Gap[] = [];
       for (const batch of batches) {
         for (const json of batch) if (json) gaps.push(JSON.parse(json) as Gap);

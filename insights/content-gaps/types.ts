@@ -62,14 +62,36 @@ export interface AddressedMark {
   members: string[];
 }
 
-/** A cluster as the clustering stores it (counts by day, so any range counts only its days). */
+/** Questions of a cluster per UTC day: `[unknown, ratedDown]`. */
+export type DayCounts = Record<string, [number, number]>;
+
+/** A cluster's questions on one channel: counted by day, its latest wordings, its first and last. */
+export interface ChannelQuestions {
+  days: DayCounts;
+  /** Its questions on the channel asked after the addressed mark (0 when not addressed). */
+  askedSince: number;
+  /** Up to five different wordings asked on the channel, latest first. */
+  examples: string[];
+  firstAskedAt: string;
+  lastAskedAt: string;
+}
+
+/**
+ * A cluster as the clustering stores it: counts by day and channel, so any range and channel count
+ * only theirs. A result stored before the channels were kept has `days` instead of `channels`: its
+ * counts are of no known channel, and only a read of every channel counts them (the next
+ * clustering, which any new gap or mark brings, rewrites the result with channels).
+ */
 export interface StoredCluster {
   id: string;
-  /** Questions per UTC day: `[unknown, ratedDown]`. */
-  days: Record<string, [number, number]>;
-  /** Questions asked after the addressed mark (0 when not addressed). */
+  /** The channels it was asked on (absent in a result stored before the channels were kept). */
+  channels?: Partial<Record<Channel, ChannelQuestions>>;
+  /** Only in a result stored before the channels were kept: its questions per day, channel unknown. */
+  days?: DayCounts;
+  /** Questions asked after the addressed mark, on every channel (0 when not addressed). */
   askedSince: number;
   representative: string;
+  /** Up to five different wordings, latest first, on every channel. */
   examples: string[];
   /** The sources that came closest, with the best score and how many of its questions they came close for. */
   closestSources: (ClosestSource & { questions: number })[];
