@@ -1,5 +1,6 @@
 import { workerData } from 'node:worker_threads';
 import { createLogger } from '#platform/logger.js';
+import { madeOnce } from '#platform/made-once.js';
 import { createRedisClient } from '#platform/redis.js';
 import {
   runClusteringTask,
@@ -20,13 +21,10 @@ import { createContentGapStore } from './store.js';
 const { redisUrl, prefix, logLevel } = workerData as ClusteringThreadOptions;
 const redis = createRedisClient(redisUrl, createLogger({ level: logLevel, name: 'clustering-thread' }));
 const store = createContentGapStore(redis, prefix);
-let connected: Promise<unknown> | undefined;
+// Once: the client reconnects by itself after; a first connection that failed is tried again by the next task.
+const connected = madeOnce(() => redis.connect());
 
 export default async function clusterOnThread(task: ClusteringTask): Promise<ClusteringOutcome> {
-  // Once: the client reconnects by itself after; a first connection that failed is tried again by the next task.
-  await (connected ??= redis.connect().catch((error: unknown) => {
-    connected = undefined;
-    throw error;
-  }));
+  await connected();
   return runClusteringTask(store, task);
 }
