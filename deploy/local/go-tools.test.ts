@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -22,8 +22,13 @@ async function printedDuring(work: () => Promise<unknown>): Promise<string> {
 }
 
 test('of two builds of one tool at once, one builds and the other waits for it', async (t) => {
+  // Go's own build cache stays where it is (it would follow XDG_CACHE_HOME), so only our tool cache is new.
+  process.env.GOCACHE = execFileSync('go', ['env', 'GOCACHE'], { encoding: 'utf8' }).trim();
   process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'go-tools-cache-'));
   const program = mkdtempSync(join(tmpdir(), 'go-tools-program-'));
+  t.teardown(() => {
+    for (const dir of [process.env.XDG_CACHE_HOME!, program]) rmSync(dir, { recursive: true, force: true });
+  });
   writeFileSync(join(program, 'go.mod'), 'module example.test/hello\n\ngo 1.21\n');
   writeFileSync(join(program, 'main.go'), 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n');
 
