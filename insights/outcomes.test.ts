@@ -4,9 +4,9 @@ import { conversationKeys } from '#conversations/redis-keys.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import { createTemporalClient } from '#platform/temporal.js';
-import { chattingTenant, testActionWait } from '#testing/chat.js';
+import { conversationAboutReturns, testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
-import { item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
 import { bucketSeconds, createDayCounters, dayOf } from './day-counters.js';
 
@@ -35,30 +35,8 @@ const answered = 'How long do I have to return an item?';
 const unknown = 'Do you sell submarines with a warp drive?';
 
 async function conversation() {
-  const tenant = await chattingTenant(stack.api);
-  const response = await stack.api.request('POST', '/ingest/bulk', {
-    headers: tenant.headers,
-    body: {
-      items: [
-        item('returns', {
-          title: 'Returns policy',
-          content: 'You can return any unused item within 30 days of delivery for a full refund.',
-          url: 'https://shop.example/help/returns',
-        }),
-      ],
-    },
-  });
-  await waitForJobs(stack.api, tenant.headers, response.body.jobIds);
-  const visitor = await tenant.chat.start();
-  const ref = {
-    conversationId: visitor.conversationId,
-    tenantId: tenant.tenant.id as string,
-    operatorId: tenant.operator.id as string,
-    knowledgeBaseId: tenant.kb,
-    channel: 'widget' as const,
-    locale: 'en',
-  };
-  const ask = async (text: string) => (await tenant.chat.ask(visitor, text)).reply;
+  const { ref, visitor, chat } = await conversationAboutReturns(stack.api);
+  const ask = async (text: string) => (await chat.ask(visitor, text)).reply;
   /** Closes the conversation and waits for its workflow to end: everything of the close is done. */
   const close = async (by: 'idle' | 'agent') => {
     await agents().close(ref, by);

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { TestApi } from './api.js';
-import { importingTenant } from './ingestion.js';
+import { importingTenant, item, waitForJobs } from './ingestion.js';
 
 export interface StreamedEvent {
   event: string;
@@ -113,3 +113,35 @@ export async function chattingTenant(api: TestApi, operatorFields: Record<string
  * deadline itself set theirs through the API's configuration.
  */
 export const testActionWait = { actionWaitMs: 60_000 };
+
+/**
+ * A chatting tenant whose knowledge base holds one returns policy (so "How long do I have to return an
+ * item?" is answered), a visitor's conversation started on its widget, and that conversation's ref as
+ * the workflow client takes it.
+ */
+export async function conversationAboutReturns(api: TestApi) {
+  const tenant = await chattingTenant(api);
+  const response = await api.request('POST', '/ingest/bulk', {
+    headers: tenant.headers,
+    body: {
+      items: [
+        item('returns', {
+          title: 'Returns policy',
+          content: 'You can return any unused item within 30 days of delivery for a full refund.',
+          url: 'https://shop.example/help/returns',
+        }),
+      ],
+    },
+  });
+  await waitForJobs(api, tenant.headers, response.body.jobIds);
+  const visitor = await tenant.chat.start();
+  const ref = {
+    conversationId: visitor.conversationId,
+    tenantId: tenant.tenant.id as string,
+    operatorId: tenant.operator.id as string,
+    knowledgeBaseId: tenant.kb,
+    channel: 'widget' as const,
+    locale: 'en',
+  };
+  return { ...tenant, visitor, ref };
+}

@@ -133,8 +133,12 @@ export function createHelpCentreRouter({ tenancy, articles, articleSearch, redis
     limit: number,
   ) {
     const page = await articles.listPublic(knowledgeBaseId, { channel, ...filter }, { offset, limit });
-    const found = await articles.getArticles(page.ids);
-    return { articles: found.filter((article): article is Article => article !== undefined), total: page.total };
+    return { articles: await existing(page.ids), total: page.total };
+  }
+
+  /** The articles of `ids` that still exist, in that order. */
+  async function existing(ids: string[]): Promise<Article[]> {
+    return (await articles.getArticles(ids)).filter((article): article is Article => article !== undefined);
   }
 
   /** A page, cacheable by anyone for a minute, and 304 when the client holds the same. */
@@ -193,10 +197,8 @@ export function createHelpCentreRouter({ tenancy, articles, articleSearch, redis
 
   async function search(knowledgeBaseId: string, query: string): Promise<Article[]> {
     const ranked = await articleSearch.rank(knowledgeBaseId, query);
-    const best = ranked.slice(0, listing.searchResults * 2);
-    const keep = await articles.arePublic(knowledgeBaseId, best);
-    const found = await articles.getArticles(best.filter((_, i) => keep[i]).slice(0, listing.searchResults));
-    return found.filter((article): article is Article => article !== undefined);
+    const keep = await articles.arePublic(knowledgeBaseId, ranked);
+    return existing(ranked.filter((_, i) => keep[i]).slice(0, listing.searchResults));
   }
 
   /** Every category in tree order (a parent before its children), each with its newest articles. */

@@ -5,10 +5,10 @@ import { createConversationClient, ConversationActionRefusedError } from '#conve
 import { generateSecret, hashSecret } from '#tenancy/secrets.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
 import { createTemporalClient } from '#platform/temporal.js';
-import { chatClient, chattingTenant, readEventStream, testActionWait, type ChatVisitor } from '#testing/chat.js';
+import { chatClient, conversationAboutReturns, readEventStream, testActionWait, type ChatVisitor } from '#testing/chat.js';
 import { startFakeChatServer } from '#testing/fake-chat-server.js';
 import { eventually } from '#testing/eventually.js';
-import { item, startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 
 /** Tests poll the history often: the per-visitor budget must not get in the way; a loaded machine may answer slowly. */
 const chatty = { CHAT_VISITOR_PER_MINUTE: '100000', CHAT_CONVERSATIONS_PER_HOUR: '100000', CHAT_REPLY_TIMEOUT_SECONDS: '30' };
@@ -26,32 +26,7 @@ test.after.always(async () => {
 
 const agent = { agentId: 'agent-1', name: 'Ada' };
 
-async function conversationWith(target: IngestionStack) {
-  const tenant = await chattingTenant(target.api);
-  const response = await target.api.request('POST', '/ingest/bulk', {
-    headers: tenant.headers,
-    body: {
-      items: [
-        item('returns', {
-          title: 'Returns policy',
-          content: 'You can return any unused item within 30 days of delivery for a full refund.',
-          url: 'https://shop.example/help/returns',
-        }),
-      ],
-    },
-  });
-  await waitForJobs(target.api, tenant.headers, response.body.jobIds);
-  const visitor = await tenant.chat.start();
-  const ref = {
-    conversationId: visitor.conversationId,
-    tenantId: tenant.tenant.id as string,
-    operatorId: tenant.operator.id as string,
-    knowledgeBaseId: tenant.kb,
-    channel: 'widget' as const,
-    locale: 'en',
-  };
-  return { ...tenant, visitor, ref };
-}
+const conversationWith = (target: IngestionStack) => conversationAboutReturns(target.api);
 
 const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
 
