@@ -25,8 +25,6 @@ export interface ActivityDeps {
   sources: SourceStore;
   chunkIndex: ChunkIndex;
   embedder: Embedder;
-  /** all-MiniLM-L6-v2 for the sentences of new chunks, stored beside them for the answerer. */
-  sentences: Pick<Embedder, 'embed'>;
   /** The cleanup asks item workflows to delete orphans through it, and a re-index to embed sources again. */
   ingestion: Pick<IngestionClient, 'remove' | 'reembed'>;
   /** Cleanups' staged keep lists, and the lists of what they deleted. */

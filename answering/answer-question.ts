@@ -3,6 +3,7 @@ import { unknownAnswerText, type Locale } from './locales.js';
 import { answeringSources, type EvidenceRule } from './evidence.js';
 import { mendTypos } from './typos.js';
 import type { SentenceEmbedder } from './extractive/scoring.js';
+import type { SentenceMemory } from './sentence-memory.js';
 import type { AnswerGenerator, ComposedAnswer, TokenSink } from './types.js';
 
 export interface AnsweredQuestion extends ComposedAnswer {
@@ -30,6 +31,11 @@ export interface QuestionAnswererDeps {
   evidence: EvidenceRule;
   /** all-MiniLM-L6-v2 behind a cache, shared with the extractive composer: the sentences it compares are embedded once. */
   sentences: SentenceEmbedder;
+  /**
+   * Keeps the sentence vectors of the chunks an answer read, for the next answers; in the background,
+   * after the answer (a failure is only told to `onError`: the next answer embeds them again).
+   */
+  memory?: { remember: SentenceMemory['remember']; onError(error: unknown): void };
 }
 
 /**
@@ -38,7 +44,7 @@ export interface QuestionAnswererDeps {
  * relevant source, no generator runs, whichever it is: the operator says it does not know and
  * offers a person, so nothing is ever made up.
  */
-export function createQuestionAnswerer({ search, generator, retrieval, evidence, sentences }: QuestionAnswererDeps) {
+export function createQuestionAnswerer({ search, generator, retrieval, evidence, sentences, memory }: QuestionAnswererDeps) {
   return async function answerQuestion(
     input: { tenantId: string; knowledgeBaseId: string; question: string; locale: Locale },
     sink: TokenSink,
@@ -62,6 +68,7 @@ export function createQuestionAnswerer({ search, generator, retrieval, evidence,
       return { outcome: 'unknown', text, citations: [], generator: 'none', closestSources: closestSources() };
     }
     const answer = await generator.generate({ question, locale: input.locale, sources }, sink);
+    memory?.remember(input.knowledgeBaseId, sources).catch(memory.onError);
     return {
       generator: generator.name,
       ...answer,

@@ -6,6 +6,7 @@ import type { AnswerGenerator } from './types.js';
 import { withFallback } from './with-fallback.js';
 
 export { answerRetrieval, createQuestionAnswerer, type AnswerQuestion } from './answer-question.js';
+export { createSentenceMemory } from './sentence-memory.js';
 export type { AnswerGenerator } from './types.js';
 export type { SentenceEmbedder } from './extractive/scoring.js';
 

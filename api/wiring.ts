@@ -96,7 +96,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const weaviate = await createWeaviateClient(config.weaviate);
   const temporal = createTemporalClient(config.temporal, tracer);
   // The API embeds only queries: the search route's and nothing else.
-  const { queries: embedder } = await createProcessEmbedders(config.embeddings);
+  const { queries: embedder } = await createProcessEmbedders(config.embeddings, config.localModel);
   const untracedChunks = createChunkIndex(weaviate, embedder.space);
   const chunkIndex = tracer ? traceCalls(untracedChunks, tracer, 'weaviate') : untracedChunks;
   const streams = createEventStreams(config.streams);
@@ -120,6 +120,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const jobs = createJobStore(redis, config.redis.prefix, { observer: metrics.jobs });
   const ingestion = createIngestionClient(temporal.client, config.temporal.taskQueue, jobs);
   const articleStore = createArticleStore(redis, config.redis.prefix);
+  const sources = createSourceStore(redis, config.redis.prefix);
   const articleUrl = (article: { knowledgeBaseId: string; slug: string }) =>
     config.helpCenterArticleUrl
       .replace('{knowledgeBaseId}', article.knowledgeBaseId)
@@ -179,14 +180,14 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
     search: createKnowledgeSearch({
       chunkIndex,
       embedder,
-      sources: createSourceStore(redis, config.redis.prefix),
+      sources,
       minSimilarity: config.searchMinSimilarity,
     }),
     checks: dependencyChecks({ redis, weaviate, temporal: temporal.client }),
     articles: {
       store: articleStore,
       feed: createArticleFeed({ ingestion, articleUrl }),
-      articleSearch: createArticleSearch(chunkIndex),
+      articleSearch: createArticleSearch({ chunkIndex, articles: articleStore, jobs, sources }),
       questionSearch: createQuestionSearch(articleStore),
     },
     chat: {

@@ -23,7 +23,7 @@ export function createArticleFeed(deps: ArticleFeedDeps) {
         knowledgeBaseId: article.knowledgeBaseId,
         sourceOrigin: helpCenterIntegrationId,
         sourceType: 'ARTICLE',
-        priority: 'high',
+        lane: 'interactive',
       },
     );
 
@@ -37,7 +37,12 @@ export function createArticleFeed(deps: ArticleFeedDeps) {
      */
     async syncArticle(before: Article | undefined, after: Article | undefined): Promise<void> {
       if (after && isPublic(after)) {
-        await deps.ingestion.acceptOne(after.tenantId, after.knowledgeBaseId, articleItem(after, deps.articleUrl(after)));
+        await deps.ingestion.acceptOne(
+          after.tenantId,
+          after.knowledgeBaseId,
+          articleItem(after, deps.articleUrl(after)),
+          'interactive',
+        );
         return;
       }
       const last = after ?? before;
@@ -48,7 +53,11 @@ export function createArticleFeed(deps: ArticleFeedDeps) {
 
 export type ArticleFeed = ReturnType<typeof createArticleFeed>;
 
-/** The ingestion item of a public article; the content is the excerpt (when there is one), a blank line, the body. */
+/**
+ * The ingestion item of a public article. `sourceData.updatedAt` tells which write of the article
+ * the source holds: search matches the article on its own text until the source is of its latest
+ * write (`article-search.ts`).
+ */
 export function articleItem(article: Article, url: string): IngestItem {
   return {
     integrationId: helpCenterIntegrationId,
@@ -57,7 +66,7 @@ export function articleItem(article: Article, url: string): IngestItem {
     sourceOrigin: helpCenterIntegrationId,
     data: {
       title: article.title,
-      content: article.excerpt ? `${article.excerpt}\n\n${article.body}` : article.body,
+      content: articleContent(article),
       url,
       metadata: {
         slug: article.slug,
@@ -69,7 +78,13 @@ export function articleItem(article: Article, url: string): IngestItem {
         excerpt: article.excerpt,
         readingTimeMinutes: article.readingTimeMinutes,
         publishedAt: article.publishedAt,
+        updatedAt: article.updatedAt,
       },
     },
   };
+}
+
+/** The text the knowledge base holds of an article besides its title: the excerpt (when there is one), a blank line, the body. */
+export function articleContent(article: Pick<Article, 'excerpt' | 'body'>): string {
+  return article.excerpt ? `${article.excerpt}\n\n${article.body}` : article.body;
 }

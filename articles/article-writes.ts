@@ -1,6 +1,7 @@
 /**
  * What one article write changes, as a guarded write for `writeRecord`: the record, its slug, its
- * entry points and its place in the public indexes (only PUBLISHED and PUBLIC articles are in them).
+ * entry points, its place in the public indexes (only PUBLISHED and PUBLIC articles are in them) and
+ * in the set of articles search matches on their own text until their ingestion catches up.
  */
 import type { ArticleKeys } from './redis-keys.js';
 import { articleToHash } from './records.js';
@@ -79,7 +80,9 @@ function articleWriteCommands(keys: ArticleKeys, current: Article | undefined, n
       const fields = next.entryPoints.flatMap((entryPoint) => [entryPoint.id, JSON.stringify({ entryPoint, articleId: id })]);
       commands.push(['HSET', keys.publicEntryPoints(kb), ...fields]);
     }
-  }
+    // Listed from this write on, searchable on its own text until its ingestion catches up (search-pending.ts).
+    commands.push(['ZADD', keys.searchPending(kb), revision, id]);
+  } else if (wasPublic) commands.push(['ZREM', keys.searchPending(kb), id]);
   if (wasPublic || willBePublic) commands.push(['INCR', keys.entryPointsVersion(kb)], ['INCR', keys.listVersion(kb)]);
   return commands;
 }

@@ -25,6 +25,11 @@ export function articleKeys(prefix: string) {
     entryPointsVersion: (knowledgeBaseId: string) => `${kb(knowledgeBaseId)}:entry-points-version`,
     /** Bumped by every change a public list page can show (articles, categories, helpfulness). */
     listVersion: (knowledgeBaseId: string) => `${kb(knowledgeBaseId)}:list-version`,
+    /**
+     * A sorted set: the public articles whose latest write the knowledge base's passages may not
+     * hold yet (search matches them on their own text), scored by the revision written.
+     */
+    searchPending: (knowledgeBaseId: string) => `${kb(knowledgeBaseId)}:search-pending`,
   };
 }
 

@@ -409,6 +409,36 @@ test('concurrent edits of one article leave it in exactly the indexes of its fin
   await t.throwsAsync(store.updateArticle(live, { title: 'Gone' }), { instanceOf: UnknownArticleError });
 });
 
+test('search-pending: every write of a public article enters it, leaving public takes it out, settling keeps a rewritten one', async (t) => {
+  const { store, kb, article } = setup();
+  const ids = async () => (await store.searchPending(kb)).map((entry) => entry.id).sort();
+  const draft = await article();
+  t.deepEqual(await ids(), [], 'a draft is not listed, so search has nothing to find');
+  const live = await store.updateArticle(draft, published);
+  const other = await article({ ...published, title: 'Other' });
+  t.deepEqual(await ids(), [live.id, other.id].sort());
+
+  // Settled as read: gone. Read, then written again: kept, under the new write's revision.
+  const [first] = (await store.searchPending(kb)).filter((entry) => entry.id === live.id);
+  t.is(await store.settleSearchPending(kb, [first!]), 1);
+  t.deepEqual(await ids(), [other.id]);
+  const edited = await store.updateArticle(live, { body: 'Pitch it on flat ground.' });
+  const [read] = (await store.searchPending(kb)).filter((entry) => entry.id === live.id);
+  t.true(read!.revision > first!.revision, 'each write scores it anew');
+  await store.updateArticle(edited, { title: 'Pitching a tent' });
+  t.is(
+    await store.settleSearchPending(kb, [read!]),
+    0,
+    'written since it was read: its ingestion has that write to catch up with',
+  );
+  t.deepEqual(await ids(), [live.id, other.id].sort());
+
+  await store.updateArticle((await store.getArticle(live.id))!, { status: 'DRAFT' });
+  await store.deleteArticle(other);
+  t.deepEqual(await ids(), [], 'unpublished and deleted articles leave it with their public indexes');
+  t.is(await store.settleSearchPending(kb, []), 0);
+});
+
 test('views and helpfulness counters are exact under 200 concurrent increments', async (t) => {
   const { store, article } = setup();
   const [one, two] = [await article(), await article()];

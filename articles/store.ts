@@ -6,9 +6,11 @@ import { counterMethods } from './counters.js';
 import { entryPointMethods } from './entry-points.js';
 import { publicIndexMethods } from './public-index.js';
 import { articleKeys } from './redis-keys.js';
+import { searchPendingMethods } from './search-pending.js';
 
 export type { NewCategory } from './categories.js';
 export type { ListFilter } from './public-index.js';
+export type { PendingEntry } from './search-pending.js';
 export { readingTime } from './records.js';
 export { slugify } from './slugs.js';
 export { SlugTakenError, UnknownArticleError, UnknownCategoryError } from './store-errors.js';
@@ -23,7 +25,7 @@ export { SlugTakenError, UnknownArticleError, UnknownCategoryError } from './sto
  * when Redis is down.
  *
  * The methods live by resource: `categories.ts`, `article-crud.ts` (with `article-writes.ts` and
- * `write-scripts.ts`), `public-index.ts`, `counters.ts` and `entry-points.ts`.
+ * `write-scripts.ts`), `public-index.ts`, `counters.ts`, `entry-points.ts` and `search-pending.ts`.
  */
 export function createArticleStore(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
   const keys = articleKeys(prefix);
@@ -33,6 +35,7 @@ export function createArticleStore(redis: RedisClient, prefix: string, now: () =
     ...publicIndexMethods(redis, keys),
     ...counterMethods(redis, keys),
     ...entryPointMethods(redis, keys),
+    ...searchPendingMethods(redis, keys),
   });
 }
 

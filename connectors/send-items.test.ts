@@ -12,7 +12,12 @@ const connector = { id: randomUUID(), integrationId: 'shop-1234', knowledgeBaseI
 
 function stubClient(answer: (items: IngestionItem[]) => Promise<string[]> = async (items) => items.map((i) => i.externalId)) {
   const calls: Array<{ items: IngestionItem[]; options: IngestAllOptions | undefined }> = [];
+  const singles: IngestionItem[] = [];
   const client: SendItemsOptions['client'] = {
+    async ingest(single) {
+      singles.push(single);
+      return { status: 'queued', jobId: single.externalId };
+    },
     async ingestAll(items, options) {
       const list: IngestionItem[] = [];
       for await (const item of items) list.push(item);
@@ -20,7 +25,7 @@ function stubClient(answer: (items: IngestionItem[]) => Promise<string[]> = asyn
       return answer(list);
     },
   };
-  return { client, calls };
+  return { client, calls, singles };
 }
 
 function stubState() {
@@ -263,4 +268,16 @@ test('an empty list makes no ingestion call', async (t) => {
   t.is(await sendItems({ client, state, connector, items: [], priority: 'low', runId: 'run-1' }), 0);
   t.deepEqual(calls, []);
   t.is(fingerprints.size, 0);
+});
+
+test('a change the shop told of is sent on its own, as a person’s change, not in a bulk call', async (t) => {
+  const { client, calls, singles } = stubClient();
+  const { state } = stubState();
+  const sent = await sendItems({ client, state, connector, items: [item('p-1')], priority: 'high', oneByOne: true });
+  t.is(sent, 1);
+  t.deepEqual(calls, []);
+  t.deepEqual(
+    singles.map((single) => [single.externalId, single.options?.priority]),
+    [['p-1', 'high']],
+  );
 });

@@ -5,12 +5,17 @@ import type { Connector } from './records.js';
 import type { SyncState } from './sync-state.js';
 
 export interface SendItemsOptions {
-  client: Pick<IngestionClient, 'ingestAll'>;
+  client: Pick<IngestionClient, 'ingestAll' | 'ingest'>;
   state: Pick<SyncState, 'fingerprints' | 'saveFingerprints' | 'noteSent' | 'noteUnchanged'>;
   connector: Pick<Connector, 'id' | 'integrationId' | 'knowledgeBaseId'>;
   items: SyncItem[];
   /** `low` for scheduled syncs, `high` for a change the shop told us about. */
   priority: 'high' | 'low';
+  /**
+   * A change the shop told us about (its webhook): each item is sent on its own (POST /ingest), which
+   * the service takes as a person's change, before any import's items. Otherwise in bulk calls.
+   */
+  oneByOne?: boolean;
   /** The sync run the items belong to: their ids are what its cleanup keeps. */
   runId?: string;
   /** CMS: the latest modification time among the items, for the next incremental sync. */
@@ -68,8 +73,13 @@ export async function sendItems(options: SendItemsOptions): Promise<number> {
       options: { ...item.options, priority: options.priority, ...(metadataOnly ? { metadataOnly: true } : {}) },
     });
   }
-  if (toSend.length > 0) {
-    const { onBatch } = options;
+  const { onBatch } = options;
+  if (options.oneByOne) {
+    for (const item of toSend) {
+      await options.client.ingest(item);
+      onBatch?.();
+    }
+  } else if (toSend.length > 0) {
     await options.client.ingestAll(toSend, { batchSize: 100, ...(onBatch ? { onProgress: () => onBatch() } : {}) });
   }
   await state.saveFingerprints(connector.id, fingerprints);

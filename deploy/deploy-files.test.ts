@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { parse } from 'yaml';
 import { variables, type VariableSpec } from '#platform/config-variables.js';
+import { pinnedModel } from '#knowledge/embeddings/minilm/model-files.js';
 import { apiStopDeadlineMs } from '#api/shutdown.js';
 import { workerStopDeadlineMs } from '#worker/shutdown.js';
 import { temporalDynamicConfig } from './local/services/temporal-tuning.js';
@@ -241,6 +242,30 @@ test('every build names an existing Dockerfile, and the app image runs as a non-
   const finalStage = instructions.slice(instructions.findLastIndex(([keyword]) => keyword === 'FROM'));
   const user = finalStage.findLast(([keyword]) => keyword === 'USER')?.[1] ?? 'root';
   t.false(/^(root|0)(:|$)/.test(user), `the final stage of app.Dockerfile runs as ${user}: add a USER that is not root`);
+});
+
+test('the app image carries the pinned embedding model, converted in the stage that fetches it', (t) => {
+  const instructions = dockerfile(appDockerfile);
+  const setUp = instructions.findIndex(
+    ([keyword, args]) => keyword === 'RUN' && args.includes('deploy/local/embedding-model.ts'),
+  );
+  if (setUp < 0) {
+    t.fail('app.Dockerfile should run deploy/local/embedding-model.ts');
+    return;
+  }
+  const folder = `/app/models/${pinnedModel.name}`;
+  t.true(instructions[setUp]![1].endsWith(` ${folder}`), `the set-up should put the model in ${folder}`);
+  const stageStart = instructions.slice(0, setUp).findLastIndex(([keyword]) => keyword === 'FROM');
+  const stage = instructions.slice(stageStart, setUp);
+  t.true(
+    stage.some(([keyword, args]) => keyword === 'RUN' && /apt-get install .*\bpython3-onnx\b/.test(args)),
+    'the stage that fetches the model installs python3-onnx before the set-up converts it',
+  );
+  const finalStage = instructions.slice(instructions.findLastIndex(([keyword]) => keyword === 'FROM'));
+  t.true(
+    finalStage.some(([keyword, args]) => keyword === 'ENV' && args === `EMBEDDINGS_MODEL_DIR=${folder}`),
+    `the final stage should set EMBEDDINGS_MODEL_DIR=${folder}`,
+  );
 });
 
 test('api, worker and cdn run the compiled form of an existing source file', (t) => {

@@ -23,14 +23,12 @@ export type ChunkProperties = {
 };
 
 /** What Weaviate keeps of a chunk: its properties, and its sentences' vectors (sentence-vectors.ts), read apart. */
-type StoredChunk = ChunkProperties & { sentenceVectors: string };
+type StoredChunk = ChunkProperties & { sentenceVectors?: string };
 
 export interface ChunkToIndex {
   index: number;
   text: string;
   vector: number[];
-  /** The chunk's sentences as the answerer embeds them, and their vectors. */
-  sentences: { texts: string[]; vectors: number[][] };
 }
 
 /** How hybrid search fuses its keyword and vector halves. */
@@ -127,12 +125,8 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
             chunksOfKb.data.insertMany([
               {
                 id: generateUuid5(`${source.sourceKey}|${source.generation}|${chunk.index}`),
-                properties: {
-                  ...source,
-                  text: chunk.text,
-                  chunkIndex: chunk.index,
-                  sentenceVectors: encodeSentenceVectors(chunk.sentences.texts, chunk.sentences.vectors),
-                },
+                // Its sentences' vectors come when an answer first reads it (`keepSentenceVectors`).
+                properties: { ...source, text: chunk.text, chunkIndex: chunk.index },
                 vectors: chunk.vector,
               },
             ]),
@@ -250,6 +244,16 @@ export function createChunkIndex(client: WeaviateClient, space: EmbeddingSpace) 
         })
         .catch(unlessNoTenant({ objects: [] }));
       return new Map(result.objects.map((object) => [object.uuid, decodeSentenceVectors(object.properties.sentenceVectors)]));
+    },
+
+    /**
+     * Keeps the vectors of a chunk's sentences on it (`sentence-vectors.ts`), for the answers that
+     * read it next. A chunk deleted meanwhile (its source written again) is left gone.
+     */
+    async keepSentenceVectors(knowledgeBaseId: string, chunkId: string, texts: string[], vectors: number[][]): Promise<void> {
+      const chunksOfKb = await tenant(knowledgeBaseId);
+      if (!(await chunksOfKb.data.exists(chunkId).catch(unlessNoTenant(false)))) return;
+      await chunksOfKb.data.update({ id: chunkId, properties: { sentenceVectors: encodeSentenceVectors(texts, vectors) } });
     },
 
     /**

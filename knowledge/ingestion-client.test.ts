@@ -26,12 +26,12 @@ test('a version is counted queued once Temporal has it; an accept Temporal refus
   const tenantId = randomUUID();
   const item = { integrationId: 'site', externalId: 'page-1', sourceType: 'article', data: { title: 'A', body: 'B' } };
 
-  await t.throwsAsync(ingestion.acceptOne(tenantId, 'kb', item as never));
+  await t.throwsAsync(ingestion.acceptOne(tenantId, 'kb', item as never, 'interactive'));
   t.deepEqual(counted, []);
   t.is(await jobs.get(tenantId, 'site-page-1'), undefined, 'the job was put back as it was: not there');
 
   temporal.away = false;
-  t.is(await ingestion.acceptOne(tenantId, 'kb', item as never), 'site-page-1');
+  t.is(await ingestion.acceptOne(tenantId, 'kb', item as never, 'interactive'), 'site-page-1');
   t.deepEqual(counted, ['queued']);
   t.is((await jobs.get(tenantId, 'site-page-1'))?.status, 'queued');
 });

@@ -4,13 +4,13 @@ import { tagUnavailable } from '#platform/dependency-errors.js';
 import { ingestWorkflowId, jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
 import type { ingestItemWorkflow } from '#workflows/ingestion/ingest-item.js';
 import { itemOperationSignal } from '#workflows/ingestion/messages.js';
-import { ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
+import { ingestTaskQueue, taskPriority } from '#workflows/ingestion/task-queues.js';
 import type {
   DeleteOperation,
+  IngestLane,
   ItemData,
   ItemOperation,
   ItemOptions,
-  Priority,
   ReembedOperation,
   SourceType,
 } from '#workflows/ingestion/types.js';
@@ -47,11 +47,19 @@ export interface IngestItem {
   options?: ItemOptions;
 }
 
-/** A removal: the item's knowledge base and origin, and who (if anyone) waits for the answer. */
-export type Removal = Omit<DeleteOperation, 'kind'> & { sourceType: string; priority: Priority };
+/** A removal: the item's knowledge base and origin, whose it is, and who (if anyone) waits for the answer. */
+export type Removal = Omit<DeleteOperation, 'kind' | 'lane'> & { sourceType: string; lane: IngestLane };
 
 /** A re-index's request: the item's knowledge base, and what its workflow is started with when none runs. */
-export type Reembed = Omit<ReembedOperation, 'kind'> & { sourceType: string; priority: Priority };
+export type Reembed = Omit<ReembedOperation, 'kind'> & { sourceType: string };
+
+/**
+ * The lane of an item sent on its own: a person's change, unless its sender said it is background
+ * work (`priority: low`). Items of a bulk call are an import's whatever their priority.
+ */
+export function laneOfSingleItem(item: Pick<IngestItem, 'options'>): IngestLane {
+  return item.options?.priority === 'low' ? 'bulk' : 'interactive';
+}
 
 /** Items handed to Temporal at once by one bulk request. */
 const acceptConcurrency = 32;
@@ -72,10 +80,12 @@ export function createIngestionClient(
    * Hands an operation to the item's workflow: signals it while it runs, otherwise starts it with the
    * signal (one call, so no operation can fall between a finished run and a new one).
    */
-  async function send(identity: ItemIdentity, operation: ItemOperation, options: { priority: Priority; sourceType: string }) {
+  async function send(identity: ItemIdentity, operation: ItemOperation, options: { sourceType: string }) {
     await temporal.workflow.signalWithStart<typeof ingestItemWorkflow, [ItemOperation]>('ingestItemWorkflow', {
       workflowId: ingestWorkflowId(identity),
-      taskQueue: ingestTaskQueue(taskQueueBase, options.priority),
+      taskQueue: ingestTaskQueue(taskQueueBase),
+      // A workflow already running keeps the priority it started with; its activities take each operation's own.
+      priority: taskPriority(identity.tenantId, operation),
       args: [identity],
       signal: itemOperationSignal,
       signalArgs: [operation],
@@ -94,7 +104,7 @@ export function createIngestionClient(
    * its workflow is signalled or started. If Temporal cannot be reached the job's previous status is
    * put back, unless the version already wrote one, so the caller may simply send the item again.
    */
-  async function acceptOne(tenantId: string, knowledgeBaseId: string, item: IngestItem): Promise<string> {
+  async function acceptOne(tenantId: string, knowledgeBaseId: string, item: IngestItem, lane: IngestLane): Promise<string> {
     const identity = { tenantId, integrationId: item.integrationId, externalId: item.externalId };
     const jobId = jobIdOf(identity);
     const accepted = await jobs.accept(tenantId, jobId, knowledgeBaseId);
@@ -105,10 +115,11 @@ export function createIngestionClient(
       sourceOrigin: item.sourceOrigin ?? null,
       data: item.data,
       options: item.options ?? {},
+      lane,
       jobGeneration: accepted.generation,
     } as const;
     try {
-      await send(identity, operation, { priority: item.options?.priority ?? 'high', sourceType: item.sourceType });
+      await send(identity, operation, { sourceType: item.sourceType });
     } catch (error) {
       await jobs.restore(tenantId, jobId, accepted).catch(() => undefined);
       throw error;
@@ -134,7 +145,7 @@ export function createIngestionClient(
       await Promise.all(
         [...occurrences.values()].map((inOrder) =>
           limit(async () => {
-            for (const { knowledgeBaseId, item } of inOrder) await acceptOne(tenantId, knowledgeBaseId, item);
+            for (const { knowledgeBaseId, item } of inOrder) await acceptOne(tenantId, knowledgeBaseId, item, 'bulk');
           }),
         ),
       );
@@ -142,16 +153,16 @@ export function createIngestionClient(
     },
 
     /** Asks the item's workflow to delete it (starting the workflow when none runs); removing twice is harmless. */
-    async remove(identity: ItemIdentity, { sourceType, priority, ...removal }: Removal): Promise<void> {
-      await send(identity, { kind: 'delete', ...removal }, { priority, sourceType });
+    async remove(identity: ItemIdentity, { sourceType, ...removal }: Removal): Promise<void> {
+      await send(identity, { kind: 'delete', ...removal }, { sourceType });
     },
 
     /**
      * Asks the item's workflow to embed its current version again in the current embedding space
      * (starting the workflow when none runs); it takes its turn after the item's other operations.
      */
-    async reembed(identity: ItemIdentity, { sourceType, priority, knowledgeBaseId }: Reembed): Promise<void> {
-      await send(identity, { kind: 'reembed', knowledgeBaseId }, { priority, sourceType });
+    async reembed(identity: ItemIdentity, { sourceType, knowledgeBaseId }: Reembed): Promise<void> {
+      await send(identity, { kind: 'reembed', knowledgeBaseId }, { sourceType });
     },
   });
 }

@@ -31,8 +31,10 @@ export interface RetrievedSource {
   score: number;
   /** Cosine similarity between the question and the source's closest chunk: how near it is in meaning. */
   similarity: number;
-  /** The vectors of the passages' sentences, embedded at ingestion; absent when none were stored. */
+  /** The vectors of the passages' sentences, kept by an answer that read them before; absent when none were kept. */
   sentenceVectors?: SentenceVectors;
+  /** The chunks of `text`, in its order, and whether their sentences' vectors were kept. */
+  chunks?: Array<{ id: string; text: string; sentencesKept: boolean }>;
 }
 
 export interface RetrieveOptions {
@@ -184,6 +186,11 @@ export function createKnowledgeSearch(deps: {
         score,
         similarity,
         sentenceVectors: SentenceVectors.merged(passages.map((hit) => stored.get(hit.id))),
+        chunks: passages.map((hit) => ({
+          id: hit.id,
+          text: hit.properties.text,
+          sentencesKept: (stored.get(hit.id)?.size ?? 0) > 0,
+        })),
       }));
     },
   };

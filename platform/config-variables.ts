@@ -135,7 +135,7 @@ export const variables = {
   EMBEDDINGS_MODEL_DIR: {
     schema: { type: 'string', minLength: 1 },
     description:
-      "folder of the local model's files (checked against their pinned SHA-256 at start); by default ~/.cache/kb-assistant/models/all-MiniLM-L6-v2-q4, where npm start and npm test put it",
+      "folder of the local model's files (checked against their pinned SHA-256 at start); by default ~/.cache/kb-assistant/models/all-MiniLM-L6-v2-int8, where npm start and npm test put it",
     usedBy: ['api', 'worker'],
   },
   EMBEDDINGS_BASE_URL: {
@@ -322,8 +322,28 @@ export const variables = {
   INGEST_CONCURRENCY: {
     schema: { type: 'integer', minimum: 1, maximum: 256 },
     default: 8,
-    description: 'items each worker processes at once, per priority',
+    description: 'items each worker processes at once (of every priority: the most urgent are handed out first)',
     usedBy: ['worker'],
+  },
+  WORKER_ROLE: {
+    schema: { enum: ['all', 'core', 'embedder'] },
+    default: 'all',
+    description:
+      "what a worker does: all of it; core, all but the items' activities; embedder, the items' activities only (the embedding model's work, scaled apart; docs/scaling.md)",
+    usedBy: ['worker'],
+  },
+  LOCAL_MODEL_SESSIONS: {
+    schema: { type: 'integer', minimum: 1, maximum: 64 },
+    default: 1,
+    description:
+      'sessions of the local embedding model per process, each on a thread of its own (docs/embeddings.md: one answers a single text soonest; two embed more texts a second on two cores)',
+    usedBy: ['api', 'worker'],
+  },
+  LOCAL_MODEL_THREADS: {
+    schema: { type: 'integer', minimum: 1, maximum: 64 },
+    default: 2,
+    description: "onnxruntime threads of each local model session (intra-op); the machine's cores in all is the most that helps",
+    usedBy: ['api', 'worker'],
   },
   CONNECTOR_CONCURRENCY: {
     schema: { type: 'integer', minimum: 1, maximum: 256 },

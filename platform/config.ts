@@ -31,9 +31,13 @@ export interface Config {
    * worker compares sentences with that model whatever embeds the chunks.
    */
   localModelDir?: string;
+  /** How the local model runs: sessions (threads of their own) and onnxruntime threads per session. */
+  localModel: { sessions: number; threadsPerSession: number };
   /** Cosine similarity below which a passage does not match by meaning alone. */
   searchMinSimilarity: number;
   ingestConcurrency: number;
+  /** What a worker process does (worker/task-queues.ts). */
+  workerRole: 'all' | 'core' | 'embedder';
   /** The built-in connectors' bounds: worker slots of their own, pages per sync run, connectors per tenant. */
   connectors: { concurrency: number; maxPagesPerRun: number; perTenant: number };
   answers: AnswersConfig;
@@ -243,7 +247,9 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
     embeddings: embeddingsConfig(values),
     ...(values.EMBEDDINGS_MODEL_DIR === undefined ? {} : { localModelDir: String(values.EMBEDDINGS_MODEL_DIR) }),
     searchMinSimilarity: Number(values.SEARCH_MIN_SIMILARITY ?? similarityDefaults[embeddingsProvider(values)].search),
+    localModel: { sessions: Number(values.LOCAL_MODEL_SESSIONS), threadsPerSession: Number(values.LOCAL_MODEL_THREADS) },
     ingestConcurrency: Number(values.INGEST_CONCURRENCY),
+    workerRole: values.WORKER_ROLE as Config['workerRole'],
     connectors: {
       concurrency: Number(values.CONNECTOR_CONCURRENCY),
       maxPagesPerRun: Number(values.CONNECTOR_MAX_PAGES_PER_RUN),

@@ -4,6 +4,7 @@ import type { ConversationMetrics } from '#activities/conversation/conversation-
 import type { DeliveryMetrics } from '#activities/conversation/deliver-messages.js';
 import type { SyncRunObserver } from '#connectors/sync-state.js';
 import { createJobMetrics } from '#knowledge/job-metrics.js';
+import type { LaneObserver } from '#knowledge/embeddings/minilm/model-lanes.js';
 
 /**
  * A worker process's metrics, defined on its registry, and the recorders handed to the activities'
@@ -43,6 +44,34 @@ export function createWorkerMetrics(registry: Registry) {
     ['mode', 'outcome'],
   );
 
+  const modelWaits = histogramOn(
+    registry,
+    'kb_model_wait_seconds',
+    'Time a text or passage waited for the local model, by lane (query, interactive, bulk)',
+    [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+    ['lane'],
+  );
+  const modelRuns = histogramOn(
+    registry,
+    'kb_model_run_seconds',
+    'Time the local model ran one call (a few texts or passages), by lane',
+    [0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1],
+    ['lane'],
+  );
+  const dependencyCalls = histogramOn(
+    registry,
+    'kb_dependency_call_seconds',
+    "Time of the ingestion's calls to its stores, by system (redis, weaviate) and method",
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    ['system', 'method'],
+  );
+
+  const model: LaneObserver = {
+    called(lane, { waitedSeconds, ranSeconds }) {
+      for (const seconds of waitedSeconds) modelWaits.observe({ lane }, seconds);
+      modelRuns.observe({ lane }, ranSeconds);
+    },
+  };
   const conversations: ConversationMetrics = {
     answered: ({ outcome, generator }, seconds) => answers.observe({ outcome, generator }, seconds),
     handedOff: (channel) => handoffs.inc({ channel }),
@@ -51,6 +80,9 @@ export function createWorkerMetrics(registry: Registry) {
   const connectors: SyncRunObserver = { ended: ({ mode, outcome }) => connectorRuns.inc({ mode, outcome }) };
   return {
     jobs: createJobMetrics(registry),
+    model,
+    /** A recorder of one system's calls, for `timeCalls`. */
+    dependency: (system: string) => (method: string, seconds: number) => dependencyCalls.observe({ system, method }, seconds),
     conversations,
     delivery,
     connectors,

@@ -1,8 +1,8 @@
 import { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
-import { answerRetrieval, createAnswerGenerator, createQuestionAnswerer } from '#answering/index.js';
-import { createProcessEmbedders, createSentenceEmbedders } from '#knowledge/embeddings/index.js';
+import { answerRetrieval, createAnswerGenerator, createQuestionAnswerer, createSentenceMemory } from '#answering/index.js';
+import { createProcessEmbedders, createSentenceEmbedder } from '#knowledge/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createConversationRecords } from '#conversations/records.js';
@@ -30,8 +30,7 @@ import { createGapsClusteringClient } from '#insights/content-gaps/clustering-cl
 import { createContentGapStore } from '#insights/content-gaps/store.js';
 import { startClusteringThread } from '#insights/content-gaps/clustering-runner.js';
 import { spaceKey } from '#insights/content-gaps/vectors.js';
-import { ingestPriorities, ingestTaskQueue } from '#workflows/ingestion/task-queues.js';
-import { connectorTaskQueue } from '#workflows/connectors/task-queues.js';
+import { polledQueues } from './task-queues.js';
 import { bundleWorkflows } from './bundle.js';
 import { workerShutdownOptions } from './shutdown.js';
 import { createWorkerMetrics } from './metrics.js';
@@ -40,6 +39,7 @@ import { createMetricsRegistry } from '#platform/metrics/registry.js';
 import { tracedClient } from '#platform/temporal.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { traceCalls } from '#platform/tracing/traced-calls.js';
+import { timeCalls } from '#platform/metrics/timed-calls.js';
 import { traceRedisCommands } from '#platform/tracing/traced-redis.js';
 
 export interface WiredWorker {
@@ -55,9 +55,7 @@ export interface WiredWorker {
 }
 
 /**
- * One worker process: a Temporal worker per task queue (the base queue; one per ingestion priority
- * with its own slots, so high-priority items overtake a low-priority backlog; and the connectors'
- * with slots of their own, so a source that holds them never delays answering or ingestion), sharing
+ * One worker process: a Temporal worker per task queue its role polls (`task-queues.ts`), sharing
  * one workflow bundle and one set of clients. The worker entry and the integration tests both use it.
  */
 export async function wireWorker(
@@ -74,17 +72,18 @@ export async function wireWorker(
   const redis = tracer ? traceRedisCommands(untracedRedis, tracer) : untracedRedis;
   connectInBackground(redis, logger);
   const weaviate = await createWeaviateClient(config.weaviate);
-  const embedders = await createProcessEmbedders(config.embeddings);
+  const localModel = { ...config.localModel, observer: metrics.model };
+  const embedders = await createProcessEmbedders(config.embeddings, localModel);
   const embedder = embedders.documents;
-  const sentences = await createSentenceEmbedders(config.embeddings, embedders, config.localModelDir);
-  const untracedChunks = createChunkIndex(weaviate, embedder.space);
+  const sentences = await createSentenceEmbedder(config.embeddings, embedders, config.localModelDir, localModel);
+  const untracedChunks = timeCalls(createChunkIndex(weaviate, embedder.space), metrics.dependency('weaviate'));
   const chunkIndex = tracer ? traceCalls(untracedChunks, tracer, 'weaviate') : untracedChunks;
   // The collection is defined in code and created here, idempotently; while Weaviate is away the
   // first activity that needs it tries again.
   await chunkIndex
     .collection()
     .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'chunk collection not ready yet'));
-  const sources = createSourceStore(redis, config.redis.prefix);
+  const sources = timeCalls(createSourceStore(redis, config.redis.prefix), metrics.dependency('redis'));
   const search = createKnowledgeSearch({
     chunkIndex,
     embedder: embedders.queries,
@@ -93,7 +92,7 @@ export async function wireWorker(
   });
   const transcript = createTranscript(redis, config.redis.prefix);
   const secretBox = secretBoxFromConfig(config);
-  const jobs = createJobStore(redis, config.redis.prefix, { observer: metrics.jobs });
+  const jobs = timeCalls(createJobStore(redis, config.redis.prefix, { observer: metrics.jobs }), metrics.dependency('redis'));
   const temporal = new Client({ connection, namespace: config.temporal.namespace, ...tracedClient(tracer) });
   // Every request a connector makes for a tenant; loadConfig refuses the allowance in production.
   const outbound = createOutboundHttp({
@@ -123,8 +122,8 @@ export async function wireWorker(
     jobs,
     sources,
     chunkIndex,
-    embedder,
-    sentences: sentences.ingestion,
+    // Timed as a dependency: its calls are the model's queue and runs, for the ingestion's metrics.
+    embedder: timeCalls(embedder, metrics.dependency('model')),
     ingestion: createIngestionClient(temporal, config.temporal.taskQueue, jobs),
     cleanupLists: createCleanupLists(redis, config.redis.prefix),
     conversations: {
@@ -137,10 +136,14 @@ export async function wireWorker(
       events: createEventPublisher(redis, config.redis.prefix),
       answerQuestion: createQuestionAnswerer({
         search,
-        generator: createAnswerGenerator(config.answers, logger, sentences.answering, metrics.answerFallback),
+        generator: createAnswerGenerator(config.answers, logger, sentences, metrics.answerFallback),
         retrieval: answerRetrieval,
         evidence: config.answerEvidence,
-        sentences: sentences.answering,
+        sentences,
+        memory: {
+          ...createSentenceMemory({ chunkIndex, sentences }),
+          onError: (error) => logger.warn({ err: { message: (error as Error).message } }, 'sentence vectors not kept'),
+        },
       }),
       counts: createConversationCounts(redis, config.redis.prefix),
       channel,
@@ -171,33 +174,26 @@ export async function wireWorker(
 
   const workflowBundle = await bundleWorkflows({ tracing: tracing !== undefined });
   const traced = workerTracingOptions(tracing);
-  const base = config.temporal.taskQueue;
-  const queues = [
-    { taskQueue: base, maxConcurrentActivityTaskExecutions: 16, workflows: true },
-    ...ingestPriorities.map((priority) => ({
-      taskQueue: ingestTaskQueue(base, priority),
-      maxConcurrentActivityTaskExecutions: config.ingestConcurrency,
-      workflows: true,
-    })),
-    // The connectors read tenants' sources, which may be slow or hostile: their activities' slots are
-    // their own. Their workflows run on the base queue, so this Worker runs activities only.
-    { taskQueue: connectorTaskQueue(base), maxConcurrentActivityTaskExecutions: config.connectors.concurrency, workflows: false },
-  ];
+  const queues = polledQueues(config.workerRole, config.temporal.taskQueue, {
+    base: 16,
+    ingest: config.ingestConcurrency,
+    connectors: config.connectors.concurrency,
+  });
   const workers = await Promise.all(
-    queues.map(({ workflows, ...queue }) =>
+    queues.map(({ taskQueue, workflows, activitySlots }) =>
       Worker.create({
         connection,
         namespace: config.temporal.namespace,
+        taskQueue,
         ...(workflows ? { workflowBundle } : {}),
-        activities,
+        ...(activitySlots ? { activities, maxConcurrentActivityTaskExecutions: activitySlots } : {}),
         // Shutdown stops polling, lets running activities finish within the grace, then cancels them.
         ...workerShutdownOptions(config.shutdownGraceMs),
         ...traced,
-        ...queue,
       }),
     ),
   );
-  logger.info({ taskQueues: queues.map((q) => q.taskQueue), embeddings: embedder.space }, 'worker ready');
+  logger.info({ role: config.workerRole, taskQueues: queues, embeddings: embedder.space }, 'worker ready');
 
   return {
     metrics: registry,

@@ -88,7 +88,15 @@ export function createShopSyncActivities(deps: ConnectorActivityDeps) {
         const storefront = (await syncState.storefront<Storefront>(connectorId)) ?? (await readStorefront(shop, connectorId));
         const item = productItem(product, storefront);
         if (!item) return { sent: false };
-        await sendItems({ client, state: syncState, connector, items: [item], priority: 'high', onBatch: deps.progress });
+        await sendItems({
+          client,
+          state: syncState,
+          connector,
+          items: [item],
+          priority: 'high',
+          oneByOne: true,
+          onBatch: deps.progress,
+        });
         return { sent: true };
       }),
   };

@@ -79,7 +79,7 @@ export function createCleanupActivities({ sources, ingestion, cleanupLists }: Cl
             sourceOrigin: input.sourceOrigin,
             replyTo: input.replyTo,
             sourceType: source.sourceType,
-            priority: 'low',
+            lane: 'bulk',
           },
         ),
       );

@@ -102,6 +102,7 @@ export function createIngestionActivities({ jobs, outboundEvents, now = () => ne
         sourceData: data.sourceData ?? null,
         hash: data.hash ?? null,
       },
+      lane: operation.lane ?? 'bulk',
     };
     await writer.write(version, previous);
     return 'searchable';

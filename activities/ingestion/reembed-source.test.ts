@@ -47,9 +47,8 @@ function setUp() {
     sources,
     chunkIndex: oldIndex,
     embedder: oldEmbedder,
-    sentences: oldEmbedder,
   });
-  const after = createReembedActivities({ sources, chunkIndex: newIndex, embedder: newEmbedder, sentences: newEmbedder });
+  const after = createReembedActivities({ sources, chunkIndex: newIndex, embedder: newEmbedder });
   const knowledgeBaseId = randomUUID();
   knowledgeBases.push(knowledgeBaseId);
   const identity = { tenantId: randomUUID(), integrationId: 'cms', externalId: `page-${randomUUID()}` };

@@ -63,6 +63,7 @@ export function createReembedActivities({ now = () => new Date(), ...deps }: Ree
       title: record.title,
       body: rebuildBody(texts),
       fields: { url: record.url, metadata: record.metadata, sourceData: record.sourceData, hash: record.hash },
+      lane: 'bulk' as const,
     };
     await writer.write(version, record);
     return true;

@@ -54,12 +54,12 @@ export function createReindexActivities({ sources, embedder, ingestion }: Reinde
       return count;
     },
 
-    /** Asks each source's item workflow to embed it again (starting the workflow when none runs), on the low-priority queue. */
+    /** Asks each source's item workflow to embed it again (starting the workflow when none runs), at the lowest priority. */
     async requestReembeds(input: KnowledgeBaseRef & { sources: SourceToReembed[] }): Promise<void> {
       await sendToItems(input.sources, (source) =>
         ingestion.reembed(
           { tenantId: input.tenantId, integrationId: source.integrationId, externalId: source.externalId },
-          { knowledgeBaseId: input.knowledgeBaseId, sourceType: source.sourceType, priority: 'low' },
+          { knowledgeBaseId: input.knowledgeBaseId, sourceType: source.sourceType },
         ),
       );
     },

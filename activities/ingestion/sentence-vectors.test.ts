@@ -3,6 +3,9 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import test from 'ava';
 import weaviateClient from 'weaviate-client';
 import { answerSentencesOf } from '#answering/extractive/composer.js';
+import { createQuestionAnswerer, createSentenceMemory } from '#answering/index.js';
+import { createExtractiveComposer } from '#answering/extractive/composer.js';
+import { eventually } from '#testing/eventually.js';
 import { createChunkIndex } from '#knowledge/chunk-index.js';
 import { createHashedEmbedder } from '#knowledge/embeddings/hashed-embedder.js';
 import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder.js';
@@ -17,8 +20,9 @@ import { useTestRedis } from '#testing/redis.js';
 import type { IngestOperation } from '#workflows/ingestion/types.js';
 import { createIngestionActivities } from './ingest-source.js';
 
-// Against the real Redis and Weaviate: ingestion stores each chunk's sentence vectors (all-MiniLM-L6-v2,
-// whatever embeds the chunks: here the hashed embedder), and retrieval hands them to the answerer.
+// Against the real Redis and Weaviate: ingestion writes each chunk without its sentences' vectors; the
+// first answer that reads a chunk embeds them (all-MiniLM-L6-v2, whatever embeds the chunks: here the
+// hashed embedder) and keeps them on it, and retrieval hands them to the next answer.
 
 const testRedis = useTestRedis(test);
 let weaviate: WeaviateClient;
@@ -36,7 +40,7 @@ test.after.always(async () => {
   await weaviate.close();
 });
 
-test('each chunk is stored with its sentences as the answerer embeds them, and retrieval hands them over', async (t) => {
+test('a chunk is written without its sentences’ vectors; an answer that reads it keeps them, and retrieval hands them over', async (t) => {
   const redis = testRedis.redis();
   const sources = createSourceStore(redis, testRedis.prefix);
   const chunkIndex = createChunkIndex(weaviate, chunkEmbedder.space);
@@ -45,7 +49,6 @@ test('each chunk is stored with its sentences as the answerer embeds them, and r
     sources,
     chunkIndex,
     embedder: chunkEmbedder,
-    sentences: minilm,
   });
   const knowledgeBaseId = randomUUID();
   knowledgeBases.push(knowledgeBaseId);
@@ -67,12 +70,43 @@ test('each chunk is stored with its sentences as the answerer embeds them, and r
   t.true((await sources.get(identity.tenantId, 'cms/warranty'))!.chunkCount > 2);
 
   const search = createKnowledgeSearch({ chunkIndex, embedder: chunkEmbedder, sources, minSimilarity: 0 });
-  const [source] = await search.retrieve(identity.tenantId, knowledgeBaseId, 'repairs in region 7', {
-    maxSources: 1,
-    maxPassagesPerSource: 2,
-    minSimilarity: 0,
+  const retrieve = () =>
+    search.retrieve(identity.tenantId, knowledgeBaseId, 'repairs in region 7', {
+      maxSources: 1,
+      maxPassagesPerSource: 2,
+      minSimilarity: 0,
+    });
+  const [fresh] = await retrieve();
+  t.is(fresh!.sentenceVectors, undefined);
+  t.deepEqual(
+    fresh!.chunks!.map((chunk) => chunk.sentencesKept),
+    [false, false],
+  );
+
+  // An answer reads the two chunks: their sentences are embedded, then kept.
+  const embedded: string[][] = [];
+  const sentences = { ...minilm, embed: (texts: string[]) => (embedded.push(texts), minilm.embed(texts)) };
+  const kept: unknown[] = [];
+  const answer = createQuestionAnswerer({
+    search,
+    generator: createExtractiveComposer({ embedder: sentences }),
+    retrieval: { maxSources: 1, maxPassagesPerSource: 2 },
+    evidence: { minSimilarity: 0, minCoverage: 0, confidentSimilarity: 2, minSentenceSimilarity: 0 },
+    sentences,
+    memory: { ...createSentenceMemory({ chunkIndex, sentences }), onError: (error) => kept.push(error) },
   });
-  // Two chunks merged: the sentences of both are there, each with the vector the model gives it now.
+  const reply = await answer(
+    { tenantId: identity.tenantId, knowledgeBaseId, question: 'repairs in region 7', locale: 'en' },
+    { token() {}, reset() {} },
+  );
+  t.is(reply.outcome, 'answered');
+  const [source] = await eventually(retrieve, ([found]) => found!.chunks!.every((chunk) => chunk.sentencesKept), {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+  });
+  t.deepEqual(kept, [], 'no error keeping them');
+
+  // The sentences of both chunks are there, each with the vector the model gives it now.
   const texts = answerSentencesOf(source!.title, source!.text);
   t.true(texts.length > 10);
   t.is(source!.sentenceVectors?.size, texts.length);
@@ -82,6 +116,18 @@ test('each chunk is stored with its sentences as the answerer embeds them, and r
     t.truthy(stored, text);
     t.true(stored!.every((value, d) => Math.abs(value - expected[i]![d]!) < 1e-6));
   });
+
+  // The next answer from them embeds its question only (this embedder has no cache: the rest is kept).
+  embedded.length = 0;
+  await answer(
+    { tenantId: identity.tenantId, knowledgeBaseId, question: 'repairs in region 7', locale: 'en' },
+    { token() {}, reset() {} },
+  );
+  t.true(embedded.length > 0);
+  t.true(
+    embedded.every((call) => call.length === 1 && !call[0]!.startsWith('Warranty repairs')),
+    JSON.stringify(embedded),
+  );
 });
 
 test('a chunk collection made before sentence vectors were stored gains the property and keeps its chunks', async (t) => {
@@ -112,7 +158,7 @@ test('a chunk collection made before sentence vectors were stored gains the prop
   t.true((await collection.config.get()).properties.some((p) => p.name === 'sentenceVectors' && p.dataType === 'blob'));
   // Another process finds it there already.
   await t.notThrowsAsync(createChunkIndex(weaviate, space).collection());
-  // The old chunk has no sentence vectors; a new one has them.
+  // The old chunk has no sentence vectors; a new one has none until they are kept on it.
   await index.insertGeneration(
     'kb',
     {
@@ -126,20 +172,22 @@ test('a chunk collection made before sentence vectors were stored gains the prop
       embeddingProvider: 'test',
       embeddingModel: space.model,
     },
-    [
-      {
-        index: 0,
-        text: 'Written after.',
-        vector: [0, 1, 0, 0],
-        sentences: { texts: ['B\n\nWritten after.'], vectors: [[0.5, 0.5]] },
-      },
-    ],
+    [{ index: 0, text: 'Written after.', vector: [0, 1, 0, 0] }],
   );
   const [hit] = await index.hybridSearch('kb', 'written after', [0, 1, 0, 0], { limit: 1, maxVectorDistance: 2 });
   t.is(hit!.properties.text, 'Written after.');
   t.false('sentenceVectors' in hit!.properties);
-  const stored = await index.sentenceVectorsOf('kb', [old, hit!.id, randomUUID()]);
+  t.is((await index.sentenceVectorsOf('kb', [hit!.id])).get(hit!.id)?.size, 0);
+  await index.keepSentenceVectors('kb', hit!.id, ['B\n\nWritten after.'], [[0.5, 0.5]]);
+  // A chunk gone meanwhile stays gone.
+  const gone = randomUUID();
+  await index.keepSentenceVectors('kb', gone, ['B\n\nGone.'], [[1, 0]]);
+  const stored = await index.sentenceVectorsOf('kb', [old, hit!.id, gone]);
   t.is(stored.get(old)?.size, 0);
   t.deepEqual(stored.get(hit!.id)?.get('B\n\nWritten after.'), [0.5, 0.5]);
   t.is(stored.size, 2);
+  // The chunk's other properties are as they were.
+  const [again] = await index.hybridSearch('kb', 'written after', [0, 1, 0, 0], { limit: 1, maxVectorDistance: 2 });
+  t.is(again!.properties.title, 'B');
+  t.is(again!.properties.generation, 'g1');
 });

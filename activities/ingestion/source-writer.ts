@@ -1,6 +1,5 @@
-import { answerSentencesOf } from '#answering/extractive/composer.js';
 import type { ChunkIndex } from '#knowledge/chunk-index.js';
-import type { Embedder } from '#knowledge/embeddings/index.js';
+import type { Embedder, Lane } from '#knowledge/embeddings/index.js';
 import { isEmbeddedIn, type SourceRecord, type SourceStore } from '#knowledge/sources.js';
 import { chunkText } from '#knowledge/text/chunk.js';
 import { sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
@@ -10,8 +9,6 @@ export interface SourceWriterDeps {
   sources: SourceStore;
   chunkIndex: ChunkIndex;
   embedder: Embedder;
-  /** all-MiniLM-L6-v2, which the answerer compares sentences with, whatever embeds the chunks. */
-  sentences: Pick<Embedder, 'embed'>;
   now: () => Date;
 }
 
@@ -27,6 +24,8 @@ export interface SourceVersion {
   title: string;
   body: string;
   fields: Pick<SourceRecord, 'url' | 'metadata' | 'sourceData' | 'hash'>;
+  /** Whose change it is: a person's (`interactive`) is embedded before an import's chunks. */
+  lane: Lane;
 }
 
 /**
@@ -35,7 +34,7 @@ export interface SourceVersion {
  * under a new generation, switch the source record to that generation in one write, then delete what
  * it replaced, so a search never mixes the two.
  */
-export function createSourceWriter({ sources, chunkIndex, embedder, sentences, now }: SourceWriterDeps) {
+export function createSourceWriter({ sources, chunkIndex, embedder, now }: SourceWriterDeps) {
   async function write(version: SourceVersion, previous: SourceRecord | undefined): Promise<void> {
     const { identity, knowledgeBaseId, generation, title } = version;
     const sourceKey = sourceKeyOf(identity);
@@ -46,13 +45,13 @@ export function createSourceWriter({ sources, chunkIndex, embedder, sentences, n
         'The item has no text once its markup is removed: send a title or content with words in it.',
       );
     }
-    // Each chunk's sentences are embedded now, as the answerer would embed them, so that an answer
-    // from this chunk embeds only its question (knowledge/sentence-vectors.ts).
-    const sentenceTexts = chunks.map((chunk) => answerSentencesOf(title, chunk.text));
-    const [vectors, sentenceVectors] = await Promise.all([
-      embedder.embed(chunks.map((chunk) => chunk.embedText)),
-      sentences.embed(sentenceTexts.flat()),
-    ]);
+    // One model run per chunk. Its sentences' vectors, which the answerer compares, are embedded when
+    // an answer first reads the chunk, and kept on it then (answering/sentence-memory.ts): most
+    // chunks never answer a question.
+    const vectors = await embedder.embed(
+      chunks.map((chunk) => chunk.embedText),
+      { lane: version.lane },
+    );
     // What every chunk of this version carries, and the source record too.
     const description = {
       generation,
@@ -71,7 +70,6 @@ export function createSourceWriter({ sources, chunkIndex, embedder, sentences, n
         index: chunk.index,
         text: chunk.text,
         vector: vectors[i]!,
-        sentences: { texts: sentenceTexts[i]!, vectors: sentenceVectors.splice(0, sentenceTexts[i]!.length) },
       })),
     );
 

@@ -22,7 +22,7 @@ import { tearDown } from '#testing/teardown.js';
 // service moved to the default model: the migration every deployment from before the model makes.
 
 const oldSpace = { provider: 'local', model: 'hashed-ngrams-v1', dimensions: 512 };
-const newSpace = { provider: 'local', model: 'all-MiniLM-L6-v2-q4', dimensions: 384 };
+const newSpace = { provider: 'local', model: 'all-MiniLM-L6-v2-int8', dimensions: 384 };
 
 /** The service before the change (`before`: its worker is stopped once the items are in) and after it (`after`). */
 let before: IngestionStack;
@@ -114,10 +114,7 @@ test.serial('a re-index embeds every source again in the new space, beside an in
   };
   const ingestion = createIngestionClient(temporal.client, after.api.config.temporal.taskQueue, noJobs);
   const reembed = (externalId: string) =>
-    ingestion.reembed(
-      { tenantId: tenant.id, integrationId: 'shop', externalId },
-      { knowledgeBaseId: kb, sourceType: 'PRODUCT', priority: 'low' },
-    );
+    ingestion.reembed({ tenantId: tenant.id, integrationId: 'shop', externalId }, { knowledgeBaseId: kb, sourceType: 'PRODUCT' });
   await reembed('mixer');
   const mixer = await ingest(
     after.api,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Context, Middleware } from 'koa';
-import type { ArticleSearch } from '#articles/article-search.js';
+import type { ArticleSearch, PendingArticles } from '#articles/article-search.js';
 import type { ArticleStore } from '#articles/store.js';
 import { isPublic, type Article } from '#articles/types.js';
 import type { Tenancy } from '#tenancy/index.js';
@@ -49,10 +49,10 @@ export interface HelpCentreRouterDeps {
 /**
  * Home, category and search pages kept per process, at most 32 M characters of HTML in all, under
  * a key holding the knowledge base's list version (which every change a list can show moves); a
- * search page also expires after a few seconds, as an article becomes searchable a moment after it
- * is published (as the articles API's list pages: docs/articles.md).
+ * search page's key also names the articles search still matches on their own text, as the
+ * articles API's list pages do (docs/articles.md).
  */
-const pageCache = { maxChars: 32_000_000, maxEntryChars: 2_000_000, ttlMs: 5 * 60_000, searchTtlMs: 5_000 };
+const pageCache = { maxChars: 32_000_000, maxEntryChars: 2_000_000, ttlMs: 5 * 60_000 };
 
 /** What the home page and a category page show. */
 const listing = { perCategory: 10, featured: 10, latest: 10, pageSize: 50, searchResults: 50 };
@@ -179,9 +179,10 @@ export function createHelpCentreRouter({ tenancy, articles, articleSearch, redis
       const query = ctx.state.query.q?.trim();
       const { knowledgeBase, key } = await listingOf(ctx, query ? `search ${query}` : 'home');
       if (query) {
-        const results = () => search(knowledgeBase.id, query);
-        const page = async () => searchPage({ knowledgeBase, query, results: await results() });
-        return sendPage(ctx, await rendered.get(key, page, pageCache.searchTtlMs));
+        // Read after the version: the page is ranked with it and kept under both (articles/article-search.ts).
+        const pending = await articleSearch.pending(knowledgeBase.id);
+        const page = async () => searchPage({ knowledgeBase, query, results: await search(knowledgeBase.id, query, pending) });
+        return sendPage(ctx, await rendered.get(`${key} ${pending.key}`, page));
       }
       const home = async () => {
         const [featured, latest, sections] = await Promise.all([
@@ -195,8 +196,8 @@ export function createHelpCentreRouter({ tenancy, articles, articleSearch, redis
     },
   );
 
-  async function search(knowledgeBaseId: string, query: string): Promise<Article[]> {
-    const ranked = await articleSearch.rank(knowledgeBaseId, query);
+  async function search(knowledgeBaseId: string, query: string, pending: PendingArticles): Promise<Article[]> {
+    const ranked = await articleSearch.rank(knowledgeBaseId, query, pending);
     const keep = await articles.arePublic(knowledgeBaseId, ranked);
     return existing(ranked.filter((_, i) => keep[i]).slice(0, listing.searchResults));
   }

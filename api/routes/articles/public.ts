@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { ArticleSearch } from '#articles/article-search.js';
+import type { ArticleSearch, PendingArticles } from '#articles/article-search.js';
 import type { ArticleStore } from '#articles/store.js';
 import { isPublic, type Article } from '#articles/types.js';
 import type { Tenancy } from '#tenancy/index.js';
@@ -31,10 +31,11 @@ const base = articlesBase;
 
 /**
  * List pages kept per process, at most 64 M characters of JSON in all. A page's key holds the knowledge base's list version, which every
- * change a page can show moves, so a cached page is never stale; search pages also expire after a
- * few seconds, as an article becomes searchable a moment after it is published.
+ * change a page can show moves, so a cached page is never stale. A search page's key also names the
+ * articles search still matches on their own text (`articles/article-search.ts`), which changes when
+ * their ingestion catches up.
  */
-const pageCache = { maxChars: 64_000_000, maxEntryChars: 4_000_000, ttlMs: 5 * 60_000, searchTtlMs: 5_000 };
+const pageCache = { maxChars: 64_000_000, maxEntryChars: 4_000_000, ttlMs: 5 * 60_000 };
 
 /**
  * The read-only articles API of help centres and portals: only articles that are both published
@@ -63,7 +64,7 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
     {
       summary: 'List published articles',
       description:
-        'Newest published first, or by relevance with `search`. `total` counts every match; a page beyond the last is empty. An unknown category matches nothing.',
+        'Newest published first, or by relevance with `search`, which finds an article as soon as it is listed, as it is now. `total` counts every match; a page beyond the last is empty. An unknown category matches nothing.',
       query: articleListQuery,
       responses: { 200: { description: 'One page', schema: articleListResponse } },
     },
@@ -71,16 +72,16 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
       const { query } = ctx.state;
       // The version is read alongside the ownership check; it is used only if the check passes.
       const [knowledgeBaseId, version] = await Promise.all([knowledgeBaseOf(ctx), articles.listVersion(ctx.params.kbId!)]);
+      // Read after the version: the page is ranked with it and kept under both (articles/article-search.ts).
+      const pending = query.search ? await articleSearch.pending(knowledgeBaseId) : undefined;
       ctx.type = 'application/json';
-      ctx.body = await pages.get(
-        `${knowledgeBaseId}|${version}|${JSON.stringify(query)}`,
-        async () => JSON.stringify(await listPage(knowledgeBaseId, query)),
-        query.search ? pageCache.searchTtlMs : undefined,
+      ctx.body = await pages.get(`${knowledgeBaseId}|${version}|${pending?.key ?? ''}|${JSON.stringify(query)}`, async () =>
+        JSON.stringify(await listPage(knowledgeBaseId, query, pending)),
       );
     },
   );
 
-  async function listPage(knowledgeBaseId: string, query: ListQuery) {
+  async function listPage(knowledgeBaseId: string, query: ListQuery, pending: PendingArticles | undefined) {
     const categoryId = await categoryFilter(knowledgeBaseId, query);
     const filter = {
       ...(query.channel && query.channel !== 'ALL' ? { channel: query.channel } : {}),
@@ -90,8 +91,8 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
     const offset = (query.page - 1) * query.pageSize;
     let page: { ids: string[]; total: number };
     if (categoryId === null) page = { ids: [], total: 0 };
-    else if (query.search) {
-      const ranked = await articleSearch.rank(knowledgeBaseId, query.search);
+    else if (query.search && pending) {
+      const ranked = await articleSearch.rank(knowledgeBaseId, query.search, pending);
       const keep = await articles.matchesFilter(knowledgeBaseId, ranked, filter);
       const matches = ranked.filter((_, i) => keep[i]);
       page = { ids: matches.slice(offset, offset + query.pageSize), total: matches.length };

@@ -7,7 +7,7 @@ const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + valu
 
 test('the space names the pinned model; vectors have 384 dimensions and unit length', async (t) => {
   const model = await embedder;
-  t.deepEqual(model.space, { provider: 'local', model: 'all-MiniLM-L6-v2-q4', dimensions: 384 });
+  t.deepEqual(model.space, { provider: 'local', model: 'all-MiniLM-L6-v2-int8', dimensions: 384 });
   for (const vector of await model.embed(['Waterproof hiking boots', ''])) {
     t.is(vector.length, 384);
     t.true(Math.abs(dot(vector, vector) - 1) < 1e-5);
@@ -22,16 +22,26 @@ test('texts of the same meaning meet although they share no word', async (t) => 
   t.true(dot(question!, unrelated!) < 0.2, `unrelated ${dot(question!, unrelated!)}`);
 });
 
-test('the genuine weights: the sentence-transformers example within the 4-bit drift', async (t) => {
-  const [weather, sunny, stadium] = await (
-    await embedder
-  ).embed(['The weather is lovely today.', "It's so sunny outside!", 'He drove to the stadium.']);
-  // Published fp32 figures: 0.6660 and 0.1046.
-  t.true(Math.abs(dot(weather!, sunny!) - 0.666) < 0.02);
-  t.true(Math.abs(dot(weather!, stadium!) - 0.1046) < 0.02);
+test('the genuine weights: the sentence-transformers example within the int8 drift', async (t) => {
+  const model = await embedder;
+  // Each text in a run of its own: an int8 vector moves a little with its company (next test), and
+  // this is about the weights.
+  const [weather, sunny, stadium] = await Promise.all(
+    ['The weather is lovely today.', "It's so sunny outside!", 'He drove to the stadium.'].map(
+      async (text) => (await model.embed([text]))[0]!,
+    ),
+  );
+  // Published fp32 figures: 0.6660 and 0.1046. Our int8 conversion gave 0.6698 and 0.1182 (on an
+  // AVX2 CPU without VNNI), the 4-bit model it is made from 0.6679 and 0.1169: most of the drift is
+  // the 4-bit weights'. The bound leaves room for other CPUs' int8 kernels, not for wrong weights.
+  t.true(Math.abs(dot(weather!, sunny!) - 0.666) < 0.02, `weather/sunny ${dot(weather!, sunny!)}`);
+  t.true(Math.abs(dot(weather!, stadium!) - 0.1046) < 0.02, `weather/stadium ${dot(weather!, stadium!)}`);
 });
 
-test('a text gets the same vector alone and in a batch of other lengths', async (t) => {
+// The int8 model quantises a call's activations with one scale for the whole call, padding included,
+// so a text run beside others would get another vector ("short" beside these: cosine 0.979 with
+// itself alone): the runner runs one text per call, and every text its own vector whatever it is sent with.
+test('a text gets the same vector alone and sent with texts of other lengths', async (t) => {
   const model = await embedder;
   const texts = ['short', 'a somewhat longer sentence about tents and sleeping bags', 'mid length text here'];
   const batch = await model.embed(texts);

@@ -15,9 +15,12 @@ function copyOfModel(): string {
   return dir;
 }
 
-test('the fetched model matches every pinned hash', async (t) => {
+test('the fetched model matches every pinned hash, the int8 files converted at set-up too', async (t) => {
   await t.notThrowsAsync(verifyModelFiles(defaultModelDir()));
   t.true(Object.keys(pinnedModel.sha256).includes('onnx/model_q4.onnx_data'));
+  // The converted files are pinned like the fetched ones, so the embedder checks them when it loads.
+  t.true(pinnedModel.converted.every((file) => file in pinnedModel.sha256));
+  t.true(pinnedModel.converted.includes(pinnedModel.onnxFile), 'the runner loads the converted model');
 });
 
 test('a file that differs from its pin is refused, naming the file and both hashes', async (t) => {

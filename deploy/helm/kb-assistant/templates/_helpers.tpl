@@ -16,7 +16,7 @@
 {{- end -}}
 {{- end -}}
 
-{{/* The name of one component's objects: <fullname>-api, -worker, -cdn. */}}
+{{/* The name of one component's objects: <fullname>-api, -worker, -cdn, -embedder. */}}
 {{- define "kb-assistant.componentName" -}}
 {{- printf "%s-%s" (include "kb-assistant.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
@@ -40,6 +40,19 @@ app.kubernetes.io/component: {{ .component }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
+{{/* The components the chart deploys, each a Deployment with its Service, HPA and PDB: the embedder only when enabled. */}}
+{{- define "kb-assistant.components" -}}
+api worker cdn{{ if .Values.embedder.enabled }} embedder{{ end }}
+{{- end -}}
+
+{{/*
+The process a component runs (platform/config-variables.ts's roles): the embedder is the worker's
+process with another WORKER_ROLE, so it is told, bounded and stopped as the worker is.
+*/}}
+{{- define "kb-assistant.process" -}}
+{{- ternary "worker" .component (eq .component "embedder") -}}
+{{- end -}}
+
 {{- define "kb-assistant.secretName" -}}
 {{- default (printf "%s-secrets" (include "kb-assistant.fullname" .)) .Values.secrets.existingSecret -}}
 {{- end -}}
@@ -52,9 +65,10 @@ ignore their cancellation), plus 5 s to spare. deploy/helm/chart.test.ts checks 
 */}}
 {{- define "kb-assistant.terminationGracePeriodSeconds" -}}
 {{- $shutdown := .root.Values.shutdown -}}
-{{- if eq .component "api" -}}
+{{- $process := include "kb-assistant.process" . -}}
+{{- if eq $process "api" -}}
 {{- add $shutdown.preStopSeconds $shutdown.graceSeconds 5 5 -}}
-{{- else if eq .component "worker" -}}
+{{- else if eq $process "worker" -}}
 {{- add $shutdown.graceSeconds 10 5 -}}
 {{- else -}}
 {{- add $shutdown.preStopSeconds 5 -}}
@@ -62,11 +76,11 @@ ignore their cancellation), plus 5 s to spare. deploy/helm/chart.test.ts checks 
 {{- end -}}
 
 {{/*
-The variables the chart sets itself, from the values above `config` in values.yaml: `config` may not
-set them.
+The variables the chart sets itself, from the values above `config` in values.yaml (WORKER_ROLE from
+`embedder.enabled`): `config` and `embedder.config` may not set them.
 */}}
 {{- define "kb-assistant.reservedVariables" -}}
-NODE_ENV HOST PORT CDN_PORT HEALTH_PORT PUBLIC_BASE_URL TRUSTED_PROXY_HOPS TEMPORAL_ADDRESS TEMPORAL_NAMESPACE TEMPORAL_TASK_QUEUE WEAVIATE_URL WEAVIATE_GRPC_HOST WEAVIATE_GRPC_PORT REDIS_URL REDIS_PREFIX CONNECTORS_API_URL SHUTDOWN_GRACE_SECONDS METRICS_ENABLED METRICS_HOST METRICS_PORT WORKER_METRICS_PORT TEMPORAL_METRICS_PORT OTEL_EXPORTER_OTLP_ENDPOINT ADMIN_TOKEN SECRETS_KEY SECRETS_PREVIOUS_KEYS WEAVIATE_API_KEY EMBEDDINGS_API_KEY ANSWERS_API_KEY
+NODE_ENV HOST PORT CDN_PORT HEALTH_PORT PUBLIC_BASE_URL TRUSTED_PROXY_HOPS TEMPORAL_ADDRESS TEMPORAL_NAMESPACE TEMPORAL_TASK_QUEUE WEAVIATE_URL WEAVIATE_GRPC_HOST WEAVIATE_GRPC_PORT REDIS_URL REDIS_PREFIX CONNECTORS_API_URL WORKER_ROLE SHUTDOWN_GRACE_SECONDS METRICS_ENABLED METRICS_HOST METRICS_PORT WORKER_METRICS_PORT TEMPORAL_METRICS_PORT OTEL_EXPORTER_OTLP_ENDPOINT ADMIN_TOKEN SECRETS_KEY SECRETS_PREVIOUS_KEYS WEAVIATE_API_KEY EMBEDDINGS_API_KEY ANSWERS_API_KEY
 {{- end -}}
 
 {{/* The secrets each process reads (platform/config-variables.ts, `secret: true`), and whether it cannot start without. */}}
@@ -77,7 +91,7 @@ NODE_ENV HOST PORT CDN_PORT HEALTH_PORT PUBLIC_BASE_URL TRUSTED_PROXY_HOPS TEMPO
   "worker" (list "SECRETS_KEY" "REDIS_URL" "SECRETS_PREVIOUS_KEYS" "WEAVIATE_API_KEY" "EMBEDDINGS_API_KEY" "ANSWERS_API_KEY")
   "cdn" (list) -}}
 {{- $required := list "ADMIN_TOKEN" "SECRETS_KEY" "REDIS_URL" -}}
-{{- range (get $keys .component) }}
+{{- range (get $keys (include "kb-assistant.process" .)) }}
 - name: {{ . }}
   valueFrom:
     secretKeyRef:
@@ -87,16 +101,17 @@ NODE_ENV HOST PORT CDN_PORT HEALTH_PORT PUBLIC_BASE_URL TRUSTED_PROXY_HOPS TEMPO
 {{- end }}
 {{- end -}}
 
-{{/* What every process is told, then the component's own variables, then the extra ones. */}}
+{{/* What every process is told, then the component's own variables and settings, then the extra ones. */}}
 {{- define "kb-assistant.env" -}}
 {{- $values := .root.Values -}}
+{{- $process := include "kb-assistant.process" . -}}
 - name: NODE_ENV
   value: production
 - name: HOST
   value: 0.0.0.0
 - name: PUBLIC_BASE_URL
   value: {{ required "publicBaseUrl is required" $values.publicBaseUrl | quote }}
-{{- if ne .component "cdn" }}
+{{- if ne $process "cdn" }}
 - name: SHUTDOWN_GRACE_SECONDS
   value: {{ $values.shutdown.graceSeconds | quote }}
 - name: TEMPORAL_ADDRESS
@@ -131,22 +146,31 @@ NODE_ENV HOST PORT CDN_PORT HEALTH_PORT PUBLIC_BASE_URL TRUSTED_PROXY_HOPS TEMPO
   value: {{ . | quote }}
 {{- end }}
 {{- end }}
-{{- if eq .component "api" }}
+{{- if eq $process "api" }}
 - name: PORT
   value: {{ $values.api.port | quote }}
 - name: TRUSTED_PROXY_HOPS
   value: {{ $values.api.trustedProxyHops | quote }}
-{{- else if eq .component "worker" }}
+{{- else if eq $process "worker" }}
 - name: HEALTH_PORT
   value: {{ $values.worker.healthPort | quote }}
 # The built-in connectors ingest through the API, inside the cluster.
 - name: CONNECTORS_API_URL
   value: {{ printf "http://%s:%v" (include "kb-assistant.componentName" (dict "root" .root "component" "api")) $values.api.service.port | quote }}
+# With an embedder Deployment, the workers run all but the items' activities and the embedders those
+# alone (worker/task-queues.ts); without, every worker runs everything.
+- name: WORKER_ROLE
+  value: {{ if not $values.embedder.enabled }}all{{ else if eq .component "embedder" }}embedder{{ else }}core{{ end }}
 {{- else }}
 - name: CDN_PORT
   value: {{ $values.cdn.port | quote }}
 {{- end }}
 {{- include "kb-assistant.secretEnv" . }}
+{{- /* The component's own settings, over `config` (a container's env wins over its envFrom). */}}
+{{- range $name, $value := (get $values .component).config | default dict }}
+- name: {{ $name }}
+  value: {{ $value | toString | quote }}
+{{- end }}
 {{- with (get $values .component).extraEnv }}
 {{ toYaml . }}
 {{- end }}
