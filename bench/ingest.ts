@@ -144,18 +144,18 @@ try {
     const lanes: Record<string, string | number> = {};
     for (const priority of ['high', 'low'] as const) {
       for (const [who, sender] of [
-        ['same tenant', tenant],
+        ['the same tenant', tenant],
         ['another tenant', other],
       ] as const) {
         const importItems = Array.from({ length: bulkSize }, (_, i) =>
-          benchItem(i, `lane-${priority}-${who.replace(' ', '-')}`),
+          benchItem(i, `lane-${priority}-${who.replaceAll(' ', '-')}`),
         ).map((item) => ({ ...item, data: { ...item.data, content: `${item.data.content} (${priority})` } }));
         const imported = ingestAll(stack, tenant, importItems.map(withPriority(priority)));
         // Let the import fill the queue first.
         await new Promise((resolve) => setTimeout(resolve, 3_000));
-        const latencies = await singleItems(sender, singles, `during-${priority}-${who.replace(' ', '-')}`);
+        const latencies = await singleItems(sender, singles, `during-${priority}-${who.replaceAll(' ', '-')}`);
         await imported;
-        lanes[`bulk ${priority}, single by the ${who}: p50 / p95 ms`] =
+        lanes[`bulk ${priority}, single by ${who}: p50 / p95 ms`] =
           `${Math.round(percentile(latencies, 0.5))} / ${Math.round(percentile(latencies, 0.95))}`;
       }
     }

@@ -54,7 +54,7 @@ export function createWorkerMetrics(registry: Registry) {
   const modelRuns = histogramOn(
     registry,
     'kb_model_run_seconds',
-    'Time the local model ran one call (a few texts or passages), by lane',
+    'Time the local model ran one call (one text or passage), by lane',
     [0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1],
     ['lane'],
   );

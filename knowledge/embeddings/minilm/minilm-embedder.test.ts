@@ -31,11 +31,12 @@ test('the genuine weights: the sentence-transformers example within the int8 dri
       async (text) => (await model.embed([text]))[0]!,
     ),
   );
-  // Published fp32 figures: 0.6660 and 0.1046. Our int8 conversion gave 0.6698 and 0.1182 (on an
-  // AVX2 CPU without VNNI), the 4-bit model it is made from 0.6679 and 0.1169: most of the drift is
-  // the 4-bit weights'. The bound leaves room for other CPUs' int8 kernels, not for wrong weights.
-  t.true(Math.abs(dot(weather!, sunny!) - 0.666) < 0.02, `weather/sunny ${dot(weather!, sunny!)}`);
-  t.true(Math.abs(dot(weather!, stadium!) - 0.1046) < 0.02, `weather/stadium ${dot(weather!, stadium!)}`);
+  // Published fp32 figures: 0.6660 and 0.1046. Our int8 conversion gave 0.6698 and 0.1182 on an AVX2
+  // CPU without VNNI (the 4-bit model it is made from 0.6679 and 0.1169), and 0.6559 and 0.1375 on an
+  // AVX-512 CPU with VNNI, whose int8 kernels round otherwise. The bound leaves room for the CPUs'
+  // kernels, not for wrong weights, which move these figures by tenths.
+  t.true(Math.abs(dot(weather!, sunny!) - 0.666) < 0.045, `weather/sunny ${dot(weather!, sunny!)}`);
+  t.true(Math.abs(dot(weather!, stadium!) - 0.1046) < 0.045, `weather/stadium ${dot(weather!, stadium!)}`);
 });
 
 // The int8 model quantises a call's activations with one scale for the whole call, padding included,
