@@ -38,7 +38,7 @@ import {
   type MeasuredStack,
 } from './measured-stack.js';
 import { measureNoopLimit } from './noop-limit.js';
-import { cpuMeter, residentBytes } from './process-usage.js';
+import { cpuMeter, residentBytes } from '#testing/process-usage.js';
 
 const allParts = ['limit', 'hashed', 'model', 'singles', 'lanes', 'fairness', 'docs', 'models'] as const;
 const { values: args } = parseArgs({

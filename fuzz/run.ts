@@ -5,8 +5,8 @@
  * index that reproduce it, whether any process restarted, and the API's memory before, right after
  * and after settling. It exits non-zero when anything failed.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { residentBytes } from '#testing/process-usage.js';
 import { log } from '../deploy/local/output.js';
 import { startMeasuredStack } from '../bench/measured-stack.js';
 import { runCampaign } from './campaign.js';
@@ -75,8 +75,5 @@ try {
 process.exit(failed ? 1 : 0);
 
 function residentMegabytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Math.round(Number(line?.match(/\d+/)?.[0] ?? 0) / 1024);
+  return Math.round(residentBytes(pid) / 2 ** 20);
 }

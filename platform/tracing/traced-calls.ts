@@ -1,4 +1,5 @@
 import { SpanKind, SpanStatusCode, type Attributes, type Tracer } from '@opentelemetry/api';
+import { wrapMethods } from '../wrapped-methods.js';
 
 /**
  * Runs `call` in a client span named `name` (a child of whatever span is active), ending it when the
@@ -25,15 +26,12 @@ export async function inClientSpan<T>(tracer: Tracer, name: string, attributes: 
  * passed through.
  */
 export function traceCalls<T extends object>(target: T, tracer: Tracer, system: string): T {
-  const traced: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(target)) {
-    traced[name] =
-      typeof value === 'function'
-        ? (...args: unknown[]) =>
-            inClientSpan(tracer, `${system}.${name}`, { 'db.system': system, 'db.operation.name': name }, async () =>
-              value(...args),
-            )
-        : value;
-  }
-  return traced as T;
+  return wrapMethods(
+    target,
+    (name, method) =>
+      (...args) =>
+        inClientSpan(tracer, `${system}.${name}`, { 'db.system': system, 'db.operation.name': name }, async () =>
+          method(...args),
+        ),
+  );
 }

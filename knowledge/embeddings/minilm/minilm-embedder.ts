@@ -7,8 +7,8 @@ import { dimensions, loadTokenizer, maxTokens } from './model-runner.js';
 export interface MiniLmOptions {
   /**
    * Model sessions, each on a thread of its own, and onnxruntime threads per session. Measured on
-   * two cores (docs/embeddings.md): one session of two threads answers a single text soonest; two of
-   * one thread each embed about a third more texts a second.
+   * two cores (docs/embeddings.md): one session of two threads answers a single text at least as
+   * soon; two of one thread each embed an eighth to a quarter more chunks a second, the model alone.
    */
   sessions: number;
   threadsPerSession: number;

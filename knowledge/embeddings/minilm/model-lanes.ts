@@ -89,5 +89,3 @@ export function createLaneQueue(run: (texts: string[]) => Promise<ModelCall>, op
     },
   };
 }
-
-export type LaneQueue = ReturnType<typeof createLaneQueue>;
