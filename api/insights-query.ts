@@ -3,7 +3,7 @@ import type { CounterOwner } from '#insights/day-counters.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { invalidPayload, notFound } from './errors.js';
 
-/** The days an insights route covers, from its `from` and `to` (`insights/day-range.ts`); a 400 when they make none. */
+/** The days an insights route covers, from its `from` and `to` (`lib/insights/day-range.ts`); a 400 when they make none. */
 export function requestedDays(query: { from?: string; to?: string }, today: Date): DayRange {
   const found = dayRangeOf(query, today);
   if ('problem' in found) {

@@ -69,7 +69,7 @@ import type { ApiState } from './state.js';
 
 export interface WiredApi {
   app: Koa<ApiState>;
-  /** The process's metrics (`platform/metrics/`), for its endpoint. */
+  /** The process's metrics (`lib/platform/metrics/`), for its endpoint. */
   metrics: Telemetry['metrics'];
   /** What is open now: event streams, and followings of conversations (each a Pub/Sub subscription). */
   live: { streams(): number; followings(): number };

@@ -19,7 +19,7 @@ const maxWaitMs = 30_000;
 /**
  * The connectors' clients in a worker: records and sync state in Redis, the sources' APIs, and the
  * service's own public ingestion API at `ingestionApiUrl`. The sources are reached through `http`, the
- * guarded way out (platform/outbound/); the ingestion API, an address of our own, is not.
+ * guarded way out (lib/platform/outbound/); the ingestion API, an address of our own, is not.
  *
  * Activities heartbeat on progress only: each answer a source gives, each wait decided for a
  * rate-limited source or a retried ingestion call, each batch sent. A source's client is made inside

@@ -43,7 +43,7 @@ import { timeCalls } from '#platform/metrics/timed-calls.js';
 import { traceRedisCommands } from '#platform/tracing/traced-redis.js';
 
 export interface WiredWorker {
-  /** The process's metrics (`platform/metrics/`), for its endpoint. */
+  /** The process's metrics (`lib/platform/metrics/`), for its endpoint. */
   metrics: Telemetry['metrics'];
   /** Polls every task queue until shutdown (SIGINT/SIGTERM, or `shutdown()`). */
   run(): Promise<void>;

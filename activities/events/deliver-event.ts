@@ -9,7 +9,7 @@ import type { AttemptResult, EventEnvelope, EventRef } from '#workflows/events/t
 export interface EventDeliveryDeps {
   endpoints: Pick<EventEndpoints, 'get' | 'signingSecretOf' | 'disable'>;
   deliveries: Pick<DeliveryLog, 'record' | 'recent'>;
-  /** The SSRF-safe way out (platform/outbound/). */
+  /** The SSRF-safe way out (lib/platform/outbound/). */
   http: OutboundPost;
   /** One request's time (EVENT_DELIVERY_TIMEOUT_SECONDS). */
   requestTimeoutMs: number;

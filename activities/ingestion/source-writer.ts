@@ -46,7 +46,7 @@ export function createSourceWriter({ sources, chunkIndex, embedder, now }: Sourc
       );
     }
     // One model run per chunk. Its sentences' vectors, which the answerer compares, are embedded when
-    // an answer first reads the chunk, and kept on it then (answering/sentence-memory.ts): most
+    // an answer first reads the chunk, and kept on it then (lib/answering/sentence-memory.ts): most
     // chunks never answer a question.
     const vectors = await embedder.embed(
       chunks.map((chunk) => chunk.embedText),

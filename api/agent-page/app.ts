@@ -9,7 +9,7 @@
 
 import { createInsightsView } from './insights.js';
 
-// The API's shapes as this page reads them (conversations/inbox.ts and the conversation events).
+// The API's shapes as this page reads them (lib/conversations/inbox.ts and the conversation events).
 type Channel = 'widget' | 'messaging';
 type Status = 'ai' | 'waiting_for_agent' | 'agent' | 'closed';
 type Author = 'visitor' | 'ai' | 'agent' | 'system';

@@ -13,7 +13,7 @@ import {
 
 /*
  * The routes of event endpoints, against the real API and Redis (no worker: nothing is delivered
- * here; outbound-events/delivery.test.ts follows events to a receiver).
+ * here; lib/outbound-events/delivery.test.ts follows events to a receiver).
  */
 
 const { lines: logLines, sink: logSink } = captureLogLines();

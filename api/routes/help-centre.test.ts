@@ -163,7 +163,7 @@ test('search from the home page finds published articles by their words, at once
   const other = await article({ title: 'Shipping times', body: 'Parcels arrive in two to four days.' });
   const search = async () => (await page(`/help/${kb}?q=${encodeURIComponent('gift cards expire')}`)).body as string;
   const atOnce = await search();
-  t.true(atOnce.includes(`/help/${kb}/${match.slug}`), 'found before its ingestion (articles/article-search.ts)');
+  t.true(atOnce.includes(`/help/${kb}/${match.slug}`), 'found before its ingestion (lib/articles/article-search.ts)');
   t.false(atOnce.includes('Shipping times'));
   await untilSearchable(
     api,

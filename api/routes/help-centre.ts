@@ -179,7 +179,7 @@ export function createHelpCentreRouter({ tenancy, articles, articleSearch, redis
       const query = ctx.state.query.q?.trim();
       const { knowledgeBase, key } = await listingOf(ctx, query ? `search ${query}` : 'home');
       if (query) {
-        // Read after the version: the page is ranked with it and kept under both (articles/article-search.ts).
+        // Read after the version: the page is ranked with it and kept under both (lib/articles/article-search.ts).
         const pending = await articleSearch.pending(knowledgeBase.id);
         const page = async () => searchPage({ knowledgeBase, query, results: await search(knowledgeBase.id, query, pending) });
         return sendPage(ctx, await rendered.get(`${key} ${pending.key}`, page));

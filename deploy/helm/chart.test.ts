@@ -83,7 +83,7 @@ function manifestsOf(rendering: Rendering): Manifest[] {
     .filter((manifest): manifest is Manifest => manifest !== null);
 }
 
-/** A Deployment of the chart: a process of platform/config-variables.ts, or the embedder (the worker's process). */
+/** A Deployment of the chart: a process of lib/platform/config-variables.ts, or the embedder (the worker's process). */
 type Component = ProcessRole | 'embedder';
 const componentOf = (manifest: Manifest) => manifest.metadata.labels?.['app.kubernetes.io/component'] as Component;
 const processOf = (component: Component): ProcessRole => (component === 'embedder' ? 'worker' : component);
@@ -199,7 +199,7 @@ for (const rendering of Object.keys(renderings) as Rendering[]) {
     const manifests = manifestsOf(rendering);
     const configMap = manifests.find((m) => m.kind === 'ConfigMap')!;
     for (const [name, value] of Object.entries(configMap.data ?? {})) {
-      t.truthy(specs[name], `config.${name} is a variable of platform/config-variables.ts`);
+      t.truthy(specs[name], `config.${name} is a variable of lib/platform/config-variables.ts`);
       t.falsy(specs[name]?.secret, `config.${name} is a secret: it belongs in the Secret`);
       t.not(value, '', `config.${name} is empty`);
     }
@@ -228,7 +228,7 @@ for (const rendering of Object.keys(renderings) as Rendering[]) {
       }
       if (rendering !== 'production') {
         for (const name of set.keys())
-          t.truthy(specs[name], `${component}: ${name} is a variable of platform/config-variables.ts`);
+          t.truthy(specs[name], `${component}: ${name} is a variable of lib/platform/config-variables.ts`);
       }
     }
   });

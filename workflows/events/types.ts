@@ -2,7 +2,7 @@
 export interface EventEnvelope {
   /** `evt_` and 32 hex digits, derived from the fact: the same fact, the same id. */
   id: string;
-  /** One of `eventTypes` (`outbound-events/event-types.ts`). */
+  /** One of `eventTypes` (`lib/outbound-events/event-types.ts`). */
   type: string;
   tenantId: string;
   /** When the fact was emitted, ISO 8601 UTC. */

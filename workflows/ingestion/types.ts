@@ -93,7 +93,7 @@ export interface CleanupInput {
   keepExternalIds?: string[];
   /** Cleanups started before F16: what earlier runs (continued as new) already deleted. */
   deletedSoFar?: string[];
-  /** The cleanup's id (`knowledge/cleanup-lists.ts`): where its keep list is staged. */
+  /** The cleanup's id (`lib/knowledge/cleanup-lists.ts`): where its keep list is staged. */
   cleanupId?: string;
   /** Where the next run goes on: the listing's cursor, what was deleted so far and the list it is in. */
   resume?: { cursor: string; deleted: number; run: string };

@@ -12,7 +12,7 @@ import { AppError, invalidPayload } from '#api/errors.js';
 export interface ReplyExtrasDeps {
   connections: Pick<MessagingConnections, 'get' | 'credentialsOf' | 'markTokenInvalid'>;
   templates: Pick<MessageTemplates, 'list' | 'get'>;
-  /** The one way out for the agent's file (`platform/outbound/`), and the platform's media endpoint. */
+  /** The one way out for the agent's file (`lib/platform/outbound/`), and the platform's media endpoint. */
   media: { http: OutboundFiles; graph: GraphMediaClient };
 }
 

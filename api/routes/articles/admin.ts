@@ -26,7 +26,7 @@ const base = '/admin/knowledge-bases/{kbId}';
 
 /**
  * Help-centre authoring: categories and articles of a knowledge base. A published, public article
- * is also fed to its knowledge base for the AI (`articles/ai-feed.ts`); the feed is told about
+ * is also fed to its knowledge base for the AI (`lib/articles/ai-feed.ts`); the feed is told about
  * every change, and removes the article once it stops being published and public.
  */
 /**

@@ -32,7 +32,7 @@ const base = articlesBase;
 /**
  * List pages kept per process, at most 64 M characters of JSON in all. A page's key holds the knowledge base's list version, which every
  * change a page can show moves, so a cached page is never stale. A search page's key also names the
- * articles search still matches on their own text (`articles/article-search.ts`), which changes when
+ * articles search still matches on their own text (`lib/articles/article-search.ts`), which changes when
  * their ingestion catches up.
  */
 const pageCache = { maxChars: 64_000_000, maxEntryChars: 4_000_000, ttlMs: 5 * 60_000 };
@@ -72,7 +72,7 @@ export function createArticlesRouter({ tenancy, rateLimit, articles, articleSear
       const { query } = ctx.state;
       // The version is read alongside the ownership check; it is used only if the check passes.
       const [knowledgeBaseId, version] = await Promise.all([knowledgeBaseOf(ctx), articles.listVersion(ctx.params.kbId!)]);
-      // Read after the version: the page is ranked with it and kept under both (articles/article-search.ts).
+      // Read after the version: the page is ranked with it and kept under both (lib/articles/article-search.ts).
       const pending = query.search ? await articleSearch.pending(knowledgeBaseId) : undefined;
       ctx.type = 'application/json';
       ctx.body = await pages.get(`${knowledgeBaseId}|${version}|${pending?.key ?? ''}|${JSON.stringify(query)}`, async () =>

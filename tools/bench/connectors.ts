@@ -1,0 +1,125 @@
+/**
+ * `npm run bench:connectors [-- --products 5000]`: how long a full sync of a shop takes, on a stack of
+ * its own. The shop is the local fake of a shop admin API (250 products a page, its leaky-bucket rate
+ * limit on). After a warm-up of 200 items, measured in one run:
+ *  - baseline: the same products, mapped the same way, posted straight to POST /ingest/bulk, until
+ *    every job is searchable (what any client of the ingestion API gets);
+ *  - the connector's first full sync: from connecting the shop until the sync has sent everything and
+ *    cleaned up, and until every product is searchable;
+ *  - a second full sync of the unchanged shop (what the schedule does every few hours): every product
+ *    is listed, found unchanged since it was last sent, and not sent again.
+ */
+import { parseArgs } from 'node:util';
+import { productItem } from '#connectors/shop/product-item.js';
+import { contentHash } from '#connector-sdk/index.js';
+import { startFakeShop } from '#testing/fake-shop.js';
+import { log } from '#deploy/local/output.js';
+import { createMeasuredTenant, ingestAll, jobStatuses, round, startMeasuredStack, waitFor } from './measured-stack.js';
+
+const { values: args } = parseArgs({ options: { products: { type: 'string', default: '5000' } } });
+const products = Number(args.products);
+
+const shop = await startFakeShop();
+shop.addProducts(products);
+const stack = await startMeasuredStack('connectors');
+try {
+  await stack.startApps(1);
+  log(`profile ${stack.profile}: ${products} products, 1 API and 1 worker process`);
+
+  const storefront = { url: shop.storefrontUrl, currency: 'EUR' };
+  const itemsAs = (integrationId: string) =>
+    shop.products().flatMap((product) => {
+      const item = productItem(product, storefront);
+      return item
+        ? [
+            {
+              ...item,
+              integrationId,
+              sourceOrigin: integrationId,
+              data: { ...item.data, hash: contentHash(item.data.title, item.data.content) },
+            },
+          ]
+        : [];
+    });
+
+  // Warm-up, not measured: the first items of a fresh stack pay for creating the Weaviate collection and tenant.
+  const warmUp = await createMeasuredTenant(stack, ['iq:import']);
+  await ingestAll(stack, warmUp, itemsAs('warm-up').slice(0, 200));
+
+  // Baseline: the same items straight through the ingestion API.
+  const direct = await createMeasuredTenant(stack, ['iq:import']);
+  const items = itemsAs('bench-shop');
+  const directStart = performance.now();
+  const baseline = await ingestAll(stack, direct, items);
+  const directSeconds = (performance.now() - directStart) / 1000;
+
+  // The connector.
+  const tenant = await createMeasuredTenant(stack, ['iq:read']);
+  const admin = await stack.admin.request<{ token: string }>('POST', `/admin/tenants/${tenant.tenantId}/users`, {
+    name: 'Bench admin',
+    email: 'bench@shop.test',
+    role: 'admin',
+  });
+  const asAdmin = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${stack.apiUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return response.status === 204 ? undefined : ((await response.json()) as any);
+  };
+  const untilSynced = async (connectorId: string, previousRunId?: string) => {
+    let connector: any;
+    await waitFor(async () => {
+      connector = await asAdmin('GET', `/connectors/${connectorId}`);
+      return Boolean(connector.sync.last && connector.sync.last.runId !== previousRunId && !connector.sync.running);
+    }, 500);
+    return connector;
+  };
+
+  const syncStart = performance.now();
+  const connector = await asAdmin('POST', '/connectors/shop', {
+    name: 'Bench shop',
+    data: { adminUrl: shop.url, apiVersion: shop.apiVersion, accessToken: shop.accessToken, webhookSecret: shop.webhookSecret },
+  });
+  const first = await untilSynced(connector.id);
+  const syncedSeconds = (performance.now() - syncStart) / 1000;
+  const jobKeys = shop
+    .products()
+    .map((product) => `${stack.prefix}:job:${tenant.tenantId}:${connector.integrationId}-${product.id}`);
+  await waitFor(
+    async () => (await jobStatuses(stack, jobKeys)).every((status) => status === 'searchable' || status === 'failed'),
+    1_000,
+  );
+  const searchableSeconds = (performance.now() - syncStart) / 1000;
+  const failed = (await jobStatuses(stack, jobKeys)).filter((status) => status === 'failed').length;
+
+  const resyncStart = performance.now();
+  await asAdmin('POST', `/connectors/${connector.id}/sync`, {});
+  // Nothing changed, so nothing is sent: the sync is over when its run is.
+  const second = await untilSynced(connector.id, first.sync.last.runId);
+  const resyncSeconds = (performance.now() - resyncStart) / 1000;
+  await asAdmin('DELETE', `/connectors/${connector.id}`);
+
+  const shopCalls = shop.requests.length;
+  console.log('\nbench:connectors');
+  console.table({
+    profile: stack.profile,
+    products,
+    'baseline: bulk POST to all searchable (s)': round(directSeconds),
+    'baseline: items/s': round(products / directSeconds),
+    'first full sync: sent and cleaned up (s)': round(syncedSeconds),
+    'first full sync: all searchable (s)': round(searchableSeconds),
+    'first full sync: items/s': round(products / searchableSeconds),
+    'ratio to the baseline (time)': round(searchableSeconds / directSeconds, 2),
+    'resync of the unchanged shop (s)': round(resyncSeconds),
+    'items sent (first, second sync)': `${first.sync.last.sent}, ${second.sync.last.sent}`,
+    'items unchanged (second sync)': second.sync.last.unchanged,
+    'failed items (baseline, connector)': `${baseline.failed}, ${failed}`,
+    'shop API calls (both syncs)': shopCalls,
+  });
+} finally {
+  await stack.stop();
+  await shop.close();
+}
