@@ -8,14 +8,14 @@ import { createCmsSyncActivities } from './connectors/cms-sync.js';
 import type { ConnectorActivityDeps } from './connectors/deps.js';
 import { createShopSyncActivities } from './connectors/shop-sync.js';
 import { createSyncRunActivities } from './connectors/sync-runs.js';
-import { createConversationActivities, type ConversationActivityDeps } from './conversation/conversation-activities.js';
-import { createDeliveryActivities, type DeliveryDeps } from './conversation/deliver-messages.js';
-import { createMarkReadActivities } from './conversation/mark-read.js';
+import { createConversationActivities, type ConversationActivityDeps } from './conversations/conversation-activities.js';
+import { createDeliveryActivities, type DeliveryDeps } from './conversations/deliver-messages.js';
+import { createMarkReadActivities } from './conversations/mark-read.js';
 import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
 import { createReembedActivities } from './ingestion/reembed-source.js';
 import { createReindexActivities } from './ingestion/reindex.js';
-import { createEventDeliveryActivities, type EventDeliveryDeps } from './events/deliver-event.js';
+import { createEventDeliveryActivities, type EventDeliveryDeps } from './outbound-events/deliver-event.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
 import { createContentGapsActivities, type ContentGapsActivityDeps } from './insights/content-gaps.js';
 

@@ -20,7 +20,7 @@ import type { Transcript } from '#conversations/transcript.js';
 import type { Ratings } from '#insights/ratings.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
-import type { ConversationTimers } from '#workflows/conversation/types.js';
+import type { ConversationTimers } from '#workflows/conversations/types.js';
 import type { ArticleFeed } from '#articles/ai-feed.js';
 import type { ArticleSearch } from '#articles/article-search.js';
 import type { QuestionSearch } from '#articles/question-search.js';
@@ -33,7 +33,7 @@ import type { MessageTemplates } from '#messaging/templates.js';
 import type { ConnectorSetup } from '#connectors/connect.js';
 import type { ConnectorRecords } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
-import type { ProductEvents } from '#connectors/product-events.js';
+import type { ProductWebhooks } from '#connectors/product-webhooks.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { Reports } from '#insights/reports.js';
 import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
@@ -140,7 +140,7 @@ export interface AppDeps {
     syncState: SyncState;
     schedules: ConnectorSchedules;
     /** Product webhooks handed to workflows. */
-    events: ProductEvents;
+    productWebhooks: ProductWebhooks;
     /** In production, connectors reach public https addresses only. */
     production: boolean;
   };
@@ -292,7 +292,7 @@ export function createApp({
     }),
     createShopWebhooksRouter({
       connectors: connectors.records,
-      events: connectors.events,
+      productWebhooks: connectors.productWebhooks,
       replays: createShopWebhookReplays(redis, settings.redisPrefix),
     }),
     createAgentRouter({

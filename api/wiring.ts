@@ -51,7 +51,7 @@ import { createConversationCounts } from '#insights/conversation-counts.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createConnectorSetup } from '#connectors/connect.js';
 import { createConnectorRecords } from '#connectors/records.js';
-import { createProductEvents } from '#connectors/product-events.js';
+import { createProductWebhooks } from '#connectors/product-webhooks.js';
 import { createConnectorSchedules } from '#connectors/schedules.js';
 import { createSyncState } from '#connectors/sync-state.js';
 import { createDayCounters } from '#insights/day-counters.js';
@@ -240,7 +240,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       }),
       syncState: createSyncState(redis, config.redis.prefix),
       schedules,
-      events: createProductEvents(temporal.client, config.temporal.taskQueue),
+      productWebhooks: createProductWebhooks(temporal.client, config.temporal.taskQueue),
       production: config.env === 'production',
     },
     outboundEvents: { endpoints: eventEndpoints, deliveries: createDeliveryLog(redis, config.redis.prefix) },

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { EventDeliveryDeps } from '#activities/events/deliver-event.js';
+import type { EventDeliveryDeps } from '#activities/outbound-events/deliver-event.js';
 import { createDeliveryLog } from '#outbound-events/deliveries.js';
 import { createEventEmitter, type EventEmitter } from '#outbound-events/emitter.js';
 import { createEventEndpoints } from '#outbound-events/endpoints.js';

@@ -5,10 +5,10 @@
 export { ingestItemWorkflow } from './ingestion/ingest-item.js';
 export { cleanupWorkflow } from './ingestion/cleanup.js';
 export { reindexKnowledgeBaseWorkflow } from './ingestion/reindex.js';
-export { conversationWorkflow } from './conversation/workflow.js';
+export { conversationWorkflow } from './conversations/workflow.js';
 export { shopSyncWorkflow } from './connectors/shop-sync.js';
 export { shopProductWorkflow } from './connectors/shop-product.js';
 export { cmsSyncWorkflow } from './connectors/cms-sync.js';
-export { deliverEventsWorkflow } from './events/deliver-events.js';
-export { deliverEventWorkflow } from './events/deliver-event.js';
+export { deliverEventsWorkflow } from './outbound-events/deliver-events.js';
+export { deliverEventWorkflow } from './outbound-events/deliver-event.js';
 export { contentGapsWorkflow } from './insights/content-gaps.js';

@@ -15,7 +15,7 @@ import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, untilSearchable, type IngestionStack } from '#testing/ingestion.js';
 import { shopItems } from '#testing/shop-content.js';
-import type { Channel } from '#workflows/conversation/types.js';
+import type { Channel } from '#workflows/conversations/types.js';
 
 let stack: IngestionStack;
 let temporal: ReturnType<typeof createTemporalClient>;

@@ -2,7 +2,7 @@ import test from 'ava';
 import { contentGapKeys, createContentGapStore } from '#insights/content-gaps/store.js';
 import type { ChannelQuestions, StoredCluster } from '#insights/content-gaps/types.js';
 import { counterFields, createDayCounters, dayOf, type CounterOwner, type DayCounters } from '#insights/day-counters.js';
-import type { Channel } from '#workflows/conversation/types.js';
+import type { Channel } from '#workflows/conversations/types.js';
 import { createTenant, createUser, startTestApi, type TestApi } from '#testing/api.js';
 
 let api: TestApi;

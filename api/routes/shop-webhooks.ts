@@ -1,5 +1,5 @@
 import type { ConnectorRecords } from '#connectors/records.js';
-import type { ProductEvents } from '#connectors/product-events.js';
+import type { ProductWebhooks } from '#connectors/product-webhooks.js';
 import { verifyShopWebhook } from '#connectors/shop/webhook-signature.js';
 import { deliveryDigest, shopWebhookWindowMs, type ShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { invalidPayload, notFound, unauthorized } from '../errors.js';
@@ -10,7 +10,7 @@ import type { ApiState } from '../state.js';
 
 export interface ShopWebhooksRouterDeps {
   connectors: Pick<ConnectorRecords, 'getByWebhookPath' | 'secretsOf'>;
-  events: ProductEvents;
+  productWebhooks: ProductWebhooks;
   /** Deliveries taken in within the replay window, known by their signed bytes. */
   replays: ShopWebhookReplays;
   now?: () => Date;
@@ -27,7 +27,12 @@ const productTopics = new Set(['products/create', 'products/update']);
  * connector's webhook secret over its exact bytes, then the product it names is handed to a workflow
  * that reads it from the shop and re-ingests it; the answer comes once that workflow is durable.
  */
-export function createShopWebhooksRouter({ connectors, events, replays, now = () => new Date() }: ShopWebhooksRouterDeps) {
+export function createShopWebhooksRouter({
+  connectors,
+  productWebhooks,
+  replays,
+  now = () => new Date(),
+}: ShopWebhooksRouterDeps) {
   const router = new DocumentedRouter<ApiState>({ tags: ['Connectors'], security: 'none', errors: [404, 503] });
 
   router.post(
@@ -80,7 +85,7 @@ export function createShopWebhooksRouter({ connectors, events, replays, now = ()
         return;
       }
       // The workflow id carries the digest too: two copies racing here start one workflow.
-      const outcome = await events.productChanged(connector, productId, digest);
+      const outcome = await productWebhooks.productChanged(connector, productId, digest);
       await replays.markTakenIn(connector.id, digest);
       ctx.body = { topic, productId, action: outcome === 'started' ? 'reingest' : 'duplicate' };
     },

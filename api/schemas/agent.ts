@@ -1,4 +1,4 @@
-import { channels, conversationStatuses } from '#workflows/conversation/types.js';
+import { channels, conversationStatuses } from '#workflows/conversations/types.js';
 import { mediaTypes } from '#messaging/media.js';
 import { templateLimits } from '#messaging/templates.js';
 import { chatMessage } from './chat.js';

@@ -1,5 +1,5 @@
 import { identityTokenRules } from '#conversations/identity-token.js';
-import { conversationStatuses } from '#workflows/conversation/types.js';
+import { conversationStatuses } from '#workflows/conversations/types.js';
 import { feedbackReason, rating } from './chat-feedback.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
 import { textPatterns } from './text-patterns.js';

@@ -1,4 +1,4 @@
-import { channels } from '#workflows/conversation/types.js';
+import { channels } from '#workflows/conversations/types.js';
 
 /**
  * The `channel` of an insights query (the reports, the content gaps): one rule for every insights

@@ -1,5 +1,5 @@
 import { insightRange } from '#insights/day-range.js';
-import { channels } from '#workflows/conversation/types.js';
+import { channels } from '#workflows/conversations/types.js';
 import { reportLimits } from '#insights/reports.js';
 import { tableNames } from '#insights/report-tables.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';

@@ -1,5 +1,5 @@
 import type { Citation } from '#answering/types.js';
-import type { AgentReplyExtras } from '#workflows/conversation/types.js';
+import type { AgentReplyExtras } from '#workflows/conversations/types.js';
 
 export type Author = 'visitor' | 'ai' | 'agent' | 'system';
 

@@ -1,7 +1,7 @@
 import type { Citation } from '#answering/types.js';
 import { asUnavailable, tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { ClosedBy, ConversationStatus } from '#workflows/conversation/types.js';
+import type { ClosedBy, ConversationStatus } from '#workflows/conversations/types.js';
 import type { MessageDelivery } from '#messaging/channel-state.js';
 import type { ChatMessage } from './chat-message.js';
 import { conversationKeys } from './redis-keys.js';

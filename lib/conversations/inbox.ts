@@ -1,7 +1,7 @@
 import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { Channel, ConversationStatus } from '#workflows/conversation/types.js';
+import type { Channel, ConversationStatus } from '#workflows/conversations/types.js';
 import { needsPerson, type ConversationRecord, type ConversationRecords } from './records.js';
 import { conversationKeys } from './redis-keys.js';
 

@@ -3,7 +3,7 @@ import { formatForMessaging, labelAsAi } from '#answering/format/messaging.js';
 import { formatForWidget } from '#answering/format/widget.js';
 import { stringsFor, type Locale } from '#answering/locales.js';
 import type { ChatMessage } from './chat-message.js';
-import type { AgentReplyExtras, Channel } from '#workflows/conversation/types.js';
+import type { AgentReplyExtras, Channel } from '#workflows/conversations/types.js';
 
 /**
  * Builders of transcript messages. AI messages are labelled here, by the service, whatever wrote

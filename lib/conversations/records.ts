@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { ClosedBy, ConversationRef, ConversationStatus, HandoffBy } from '#workflows/conversation/types.js';
+import type { ClosedBy, ConversationRef, ConversationStatus, HandoffBy } from '#workflows/conversations/types.js';
 import { conversationKeys } from './redis-keys.js';
 
 export interface Contact {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolveLocale } from '#answering/locales.js';
 import type { Operator } from '#tenancy/operators.js';
 import { generateSecret, hashSecret } from '#tenancy/secrets.js';
-import type { ConversationRef, ConversationTimers } from '#workflows/conversation/types.js';
+import type { ConversationRef, ConversationTimers } from '#workflows/conversations/types.js';
 import type { ChatMessage } from './chat-message.js';
 import { greetingMessage } from './messages.js';
 import type { Contact, ConversationRecord, ConversationRecords } from './records.js';

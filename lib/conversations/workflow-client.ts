@@ -19,7 +19,7 @@ import {
   takeOverUpdate,
   visitorMessageSignal,
   windowClosedSignal,
-} from '#workflows/conversation/messages.js';
+} from '#workflows/conversations/messages.js';
 import type {
   Agent,
   AgentReply,
@@ -29,9 +29,9 @@ import type {
   ConversationStatus,
   ConversationTimers,
   VisitorMessage,
-} from '#workflows/conversation/types.js';
+} from '#workflows/conversations/types.js';
 import { channelKey, conversationStatusKey, tenantIdKey } from '#workflows/search-attributes.js';
-import type { conversationWorkflow } from '#workflows/conversation/workflow.js';
+import type { conversationWorkflow } from '#workflows/conversations/workflow.js';
 
 /** The conversation has ended: its workflow no longer takes messages. */
 export class ConversationClosedError extends Error {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { conversationKeys } from '#conversations/redis-keys.js';
 import { useTestRedis } from '#testing/redis.js';
-import type { ClosingFacts, ConversationRef } from '#workflows/conversation/types.js';
+import type { ClosingFacts, ConversationRef } from '#workflows/conversations/types.js';
 import { createConversationCounts } from './conversation-counts.js';
 import { createDayCounters, firstReplyBucket } from './day-counters.js';
 import { decideOutcome } from './outcome.js';

@@ -1,7 +1,7 @@
 import { conversationKeys } from '#conversations/redis-keys.js';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { ClosingFacts, ConversationRef } from '#workflows/conversation/types.js';
+import type { ClosingFacts, ConversationRef } from '#workflows/conversations/types.js';
 import { counterFields, dayExpiry, dayOf, insightKeys, type Outcome } from './day-counters.js';
 import { decideOutcome } from './outcome.js';
 

@@ -1,6 +1,6 @@
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { Channel } from '#workflows/conversation/types.js';
+import type { Channel } from '#workflows/conversations/types.js';
 
 /**
  * An operator's insight counters: one Redis hash per operator and UTC day (fields in

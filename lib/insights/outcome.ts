@@ -1,4 +1,4 @@
-import type { HandoffBy } from '#workflows/conversation/types.js';
+import type { HandoffBy } from '#workflows/conversations/types.js';
 import type { Outcome } from './day-counters.js';
 
 /** What a conversation's outcome is decided from when it closes (docs/insights.md, "Outcomes"). */

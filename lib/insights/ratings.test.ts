@@ -5,7 +5,7 @@ import { createConversationRecords } from '#conversations/records.js';
 import { conversationKeys } from '#conversations/redis-keys.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { useTestRedis } from '#testing/redis.js';
-import type { Channel } from '#workflows/conversation/types.js';
+import type { Channel } from '#workflows/conversations/types.js';
 import { createDayCounters, dayExpiry, insightKeys } from './day-counters.js';
 import { createRatings, type RatedDownAnswer, type RatingsDeps } from './ratings.js';
 

@@ -1,4 +1,4 @@
-import type { Channel } from '#workflows/conversation/types.js';
+import type { Channel } from '#workflows/conversations/types.js';
 import { counterFields, handoffReasons, type DayCounts, type HandoffReason } from './day-counters.js';
 
 /**

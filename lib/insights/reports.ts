@@ -1,5 +1,5 @@
 import type { DayRange } from './day-range.js';
-import { channels, type Channel } from '#workflows/conversation/types.js';
+import { channels, type Channel } from '#workflows/conversations/types.js';
 import {
   bucketSeconds,
   dayOf,

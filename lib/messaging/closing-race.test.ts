@@ -10,7 +10,7 @@ import { startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import { messagingTenant } from '#testing/messaging-tenant.js';
 import { shopItems } from '#testing/shop-content.js';
-import { conversationStateQuery } from '#workflows/conversation/messages.js';
+import { conversationStateQuery } from '#workflows/conversations/messages.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
 
 /*

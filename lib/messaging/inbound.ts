@@ -5,7 +5,7 @@ import type { ConversationRecords } from '#conversations/records.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import { poll } from '#platform/poll.js';
 import type { Tenancy } from '#tenancy/index.js';
-import type { ConversationRef, ConversationTimers } from '#workflows/conversation/types.js';
+import type { ConversationRef, ConversationTimers } from '#workflows/conversations/types.js';
 import type { ChannelState, DeliveryProblem } from './channel-state.js';
 import { deliveryProblemCode } from './graph-errors.js';
 import type { WebhookEvent } from './webhook-payload.js';

@@ -13,14 +13,14 @@ import { ingestAndWait, item, startIngestionStack, type IngestionStack } from '#
 import { assertMatchesSchema } from '#testing/schema.js';
 import { createTemporalClient, type TemporalClient } from '#platform/temporal.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
-import { createConversationActivities } from '#activities/conversation/conversation-activities.js';
+import { createConversationActivities } from '#activities/conversations/conversation-activities.js';
 import { createConversationCounts } from '#insights/conversation-counts.js';
 import { createChannelState } from '#messaging/channel-state.js';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createEventPublisher } from '#conversations/events.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
-import { createEventDeliveryActivities } from '#activities/events/deliver-event.js';
+import { createEventDeliveryActivities } from '#activities/outbound-events/deliver-event.js';
 import { createOutboundHttp } from '#platform/outbound/outbound-http.js';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';

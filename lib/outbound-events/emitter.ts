@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { eventEndpointWorkflowId } from '#workflows/ids.js';
-import { outboundEventSignal } from '#workflows/events/messages.js';
-import type { DeliverySettings, EventEnvelope } from '#workflows/events/types.js';
-import type { deliverEventsWorkflow } from '#workflows/events/deliver-events.js';
+import { outboundEventSignal } from '#workflows/outbound-events/messages.js';
+import type { DeliverySettings, EventEnvelope } from '#workflows/outbound-events/types.js';
+import type { deliverEventsWorkflow } from '#workflows/outbound-events/deliver-events.js';
 import type { EventEndpoints } from './endpoints.js';
 import type { NewEvent } from './event-types.js';
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { retryWait } from '#workflows/events/retry-wait.js';
+import { retryWait } from '#workflows/outbound-events/retry-wait.js';
 import { eventIdOf } from './event-types.js';
 import { conversationStatusChanged, messageCreated } from './facts.js';
 

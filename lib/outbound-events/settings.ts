@@ -1,4 +1,4 @@
-import { defaultBacklog, type DeliverySettings } from '#workflows/events/types.js';
+import { defaultBacklog, type DeliverySettings } from '#workflows/outbound-events/types.js';
 
 /** How long a sequencer with nothing to deliver stays before it ends. */
 const sequencerIdleMs = 10 * 60_000;

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
 import { counterFields, createDayCounters, dayExpiry, dayOf, insightKeys } from '#insights/day-counters.js';
 import type { RedisClient } from '#platform/redis.js';
-import type { Channel } from '#workflows/conversation/types.js';
+import type { Channel } from '#workflows/conversations/types.js';
 import { percentile, round, startMeasuredStack } from './measured-stack.js';
 
 const { values: args } = parseArgs({

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { createTemporalClient } from '#platform/temporal.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
-import type { ConversationRef } from '#workflows/conversation/types.js';
+import type { ConversationRef } from '#workflows/conversations/types.js';
 import {
   launchChromium,
   pageWithConsole,

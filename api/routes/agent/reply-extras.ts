@@ -6,7 +6,7 @@ import { markIfTokenRefused } from '#messaging/token-refusal.js';
 import { fetchMedia, MediaFetchError, mediaText, type MediaType } from '#messaging/media.js';
 import { parameterProblems, renderTemplate, type MessageTemplate, type MessageTemplates } from '#messaging/templates.js';
 import type { OutboundFiles } from '#platform/outbound/outbound-http.js';
-import type { AgentReplyExtras } from '#workflows/conversation/types.js';
+import type { AgentReplyExtras } from '#workflows/conversations/types.js';
 import { AppError, invalidPayload } from '#api/errors.js';
 
 export interface ReplyExtrasDeps {

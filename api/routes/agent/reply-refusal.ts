@@ -1,5 +1,5 @@
 import type { ConversationRecord } from '#conversations/records.js';
-import { agentReplyRefusal } from '#workflows/conversation/reply-rule.js';
+import { agentReplyRefusal } from '#workflows/conversations/reply-rule.js';
 import { AppError, conflict, conversationClosed } from '#api/errors.js';
 
 /**

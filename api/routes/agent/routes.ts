@@ -12,7 +12,7 @@ import {
   type ConversationClient,
 } from '#conversations/workflow-client.js';
 import type { ChannelState } from '#messaging/channel-state.js';
-import type { Agent } from '#workflows/conversation/types.js';
+import type { Agent } from '#workflows/conversations/types.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 import { tokenFromQuery } from './query-token.js';
 import type { PreparedReply, ReplyExtras } from './reply-extras.js';

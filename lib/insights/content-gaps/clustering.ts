@@ -1,4 +1,4 @@
-import { channels, type Channel } from '#workflows/conversation/types.js';
+import { channels, type Channel } from '#workflows/conversations/types.js';
 import { dayOf } from '../day-counters.js';
 import type { ChannelQuestions, ClosestSource, ClusterDetail, GapReason, StoredCluster } from './types.js';
 import { dot, encodeVector, normalizeInto, unitVector } from './vectors.js';

@@ -1,4 +1,4 @@
-import { channels, type Channel } from '#workflows/conversation/types.js';
+import { channels, type Channel } from '#workflows/conversations/types.js';
 import { daysBetween } from '../day-counters.js';
 import type { DayRange } from '../day-range.js';
 import type { ContentGapStore } from './store.js';

@@ -1,4 +1,4 @@
-import type { Channel } from '#workflows/conversation/types.js';
+import type { Channel } from '#workflows/conversations/types.js';
 
 /** Why a question is a gap: the AI said it did not know, or its answer was rated down. */
 export type GapReason = 'unknown' | 'rated_down';

@@ -20,7 +20,7 @@ import type {
   StatusNotice,
   VisitorMessage,
   VisitorMessageResult,
-} from '#workflows/conversation/types.js';
+} from '#workflows/conversations/types.js';
 import { agentMessage, aiAnswerMessage, aiNoticeMessage, systemMessage, visitorMessage } from '#conversations/messages.js';
 import { createTokenStream } from './token-stream.js';
 import type { ChatMessage } from '#conversations/chat-message.js';

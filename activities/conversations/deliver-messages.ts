@@ -10,7 +10,7 @@ import { deliveryProblemCode } from '#messaging/graph-errors.js';
 import { markIfTokenRefused } from '#messaging/token-refusal.js';
 import { choiceMessages, textMessages } from '#messaging/outbound-message.js';
 import { askPayload } from '#messaging/feedback-asks.js';
-import type { ConversationRef } from '#workflows/conversation/types.js';
+import type { ConversationRef } from '#workflows/conversations/types.js';
 
 /** The button an AI answer that found nothing offers: tapping it asks for a person. */
 export const handoffChoiceId = 'handoff';

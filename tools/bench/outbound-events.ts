@@ -1,5 +1,5 @@
 /**
- * `npm run bench:events [-- --events 1000 --endpoints 20 --ordered 200]`, with `STACK_PROFILE=production`
+ * `npm run bench:outbound-events [-- --events 1000 --endpoints 20 --ordered 200]`, with `STACK_PROFILE=production`
  * for the Temporal server on PostgreSQL. On a stack of its own it measures, in one run:
  *  - the limit: N workflows that each run one no-op activity (`tools/bench/noop-limit.ts`);
  *  - fan-out: N signed deliveries through Temporal to a local receiver, spread over `endpoints`
@@ -103,7 +103,7 @@ try {
   const breakdown = await orderedBreakdown(single.tenantId, single.endpointIds[0]!, orderedEvents);
 
   const fanOutRate = deliveries / fanOutSeconds;
-  console.log('\nbench:events');
+  console.log('\nbench:outbound-events');
   console.table({
     profile,
     'limit: no-op workflows/s': round(limitRate),

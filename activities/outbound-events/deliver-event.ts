@@ -4,7 +4,7 @@ import type { EventEndpoints } from '#outbound-events/endpoints.js';
 import type { EventType } from '#outbound-events/event-types.js';
 import { signatureHeaders, signatureOf } from '#outbound-events/signature.js';
 import { OutboundError, type OutboundPost } from '#platform/outbound/outbound-http.js';
-import type { AttemptResult, EventEnvelope, EventRef } from '#workflows/events/types.js';
+import type { AttemptResult, EventEnvelope, EventRef } from '#workflows/outbound-events/types.js';
 
 export interface EventDeliveryDeps {
   endpoints: Pick<EventEndpoints, 'get' | 'signingSecretOf' | 'disable'>;

@@ -9,7 +9,7 @@ import type { ShopConnector } from './records.js';
  * recognised and starts nothing: `duplicate`. A Temporal that cannot be reached fails it with a
  * DependencyUnavailableError.
  */
-export function createProductEvents(temporal: Client, taskQueue: string) {
+export function createProductWebhooks(temporal: Client, taskQueue: string) {
   return tagUnavailable('temporal', {
     async productChanged(connector: ShopConnector, productId: string, deliveryId: string): Promise<'started' | 'duplicate'> {
       try {
@@ -28,4 +28,4 @@ export function createProductEvents(temporal: Client, taskQueue: string) {
   });
 }
 
-export type ProductEvents = ReturnType<typeof createProductEvents>;
+export type ProductWebhooks = ReturnType<typeof createProductWebhooks>;

@@ -14,7 +14,7 @@ import {
   type FakeMessagingPlatform,
 } from '#testing/fake-messaging-platform.js';
 import { useTestRedis } from '#testing/redis.js';
-import type { ConversationRef } from '#workflows/conversation/types.js';
+import type { ConversationRef } from '#workflows/conversations/types.js';
 import { createDeliveryActivities, type DeliveryConnection, type DeliveryDeps } from './deliver-messages.js';
 
 // The delivery activity on the real Redis (transcript, channel state) and the real Graph client,

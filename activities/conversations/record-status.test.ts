@@ -4,7 +4,7 @@ import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createConversationCounts } from '#insights/conversation-counts.js';
 import { useTestRedis } from '#testing/redis.js';
-import type { ConversationRef } from '#workflows/conversation/types.js';
+import type { ConversationRef } from '#workflows/conversations/types.js';
 import { createConversationActivities } from './conversation-activities.js';
 
 const store = useTestRedis(test);

@@ -1,7 +1,7 @@
 import { log } from '@temporalio/activity';
 import { GraphApiError } from '#messaging/graph-client.js';
 import { markIfTokenRefused } from '#messaging/token-refusal.js';
-import type { ConversationRef } from '#workflows/conversation/types.js';
+import type { ConversationRef } from '#workflows/conversations/types.js';
 import type { DeliveryDeps } from './deliver-messages.js';
 
 /** What marking read needs: the customer's latest message, the connection's credentials, the platform. */
