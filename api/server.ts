@@ -7,7 +7,7 @@ import { createLogger } from '#platform/logger.js';
 import { loadConfigOrExit, onShutdown } from '#platform/process-entry.js';
 import { serviceVersion } from '#platform/version.js';
 import { startProcessTelemetry } from '#platform/telemetry.js';
-import { answerClientErrors } from './client-errors.js';
+import { prepareListener } from './listener.js';
 import { drainHttpServer } from './shutdown.js';
 import { wireApi } from './wiring.js';
 
@@ -20,7 +20,7 @@ const telemetry = await startProcessTelemetry(
 );
 const api = await wireApi(config, logger, telemetry);
 
-const server = answerClientErrors(
+const server = prepareListener(
   api.app.listen(config.port, config.host, () => {
     const { address, port } = server.address() as AddressInfo;
     logger.info({ url: `http://${address}:${port}`, version: serviceVersion }, 'api listening');

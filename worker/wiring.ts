@@ -1,5 +1,5 @@
 import { Client } from '@temporalio/client';
-import { Worker, type NativeConnection } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '#activities/index.js';
 import { answerRetrieval, createAnswerGenerator, createQuestionAnswerer, createSentenceMemory } from '#answering/index.js';
 import { createProcessEmbedders, createSentenceEmbedder } from '#knowledge/embeddings/index.js';
@@ -63,6 +63,8 @@ export async function wireWorker(
   logger: Logger,
   connection: NativeConnection,
   telemetry: Partial<Telemetry> = {},
+  /** A bundle of the workflows made already (the tests keep one per content); bundled here otherwise. */
+  prebundled?: Promise<WorkflowBundleWithSourceMap>,
 ): Promise<WiredWorker> {
   const registry = telemetry.metrics ?? createMetricsRegistry();
   const metrics = createWorkerMetrics(registry);
@@ -172,7 +174,7 @@ export async function wireWorker(
     contentGaps: { space: spaceKey(embedders.queries.space), cluster: clustering.cluster },
   });
 
-  const workflowBundle = await bundleWorkflows({ tracing: tracing !== undefined });
+  const workflowBundle = await (prebundled ?? bundleWorkflows({ tracing: tracing !== undefined }));
   const traced = workerTracingOptions(tracing);
   const queues = polledQueues(config.workerRole, config.temporal.taskQueue, {
     base: 16,

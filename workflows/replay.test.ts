@@ -5,7 +5,7 @@ import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import test from 'ava';
-import { bundleWorkflows } from '#worker/bundle.js';
+import { testWorkflowBundle } from '#testing/workflow-bundle.js';
 import { installQuietRuntime } from '#testing/worker.js';
 import * as workflows from './index.js';
 
@@ -22,7 +22,7 @@ test('a history of every workflow type is recorded', (t) => {
 
 test('recorded histories replay unchanged with the current workflow code', async (t) => {
   installQuietRuntime();
-  const workflowBundle = await bundleWorkflows();
+  const workflowBundle = await testWorkflowBundle();
   for (const file of recorded) {
     const history = proto.temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(new URL(file, folder), 'utf8')));
     await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle }, history, file), file);
@@ -31,7 +31,7 @@ test('recorded histories replay unchanged with the current workflow code', async
 
 test('recorded histories replay unchanged with the tracing interceptors bundled in', async (t) => {
   installQuietRuntime();
-  const workflowBundle = await bundleWorkflows({ tracing: true });
+  const workflowBundle = await testWorkflowBundle({ tracing: true });
   const sinks = {
     exporter: makeWorkflowExporter(new SimpleSpanProcessor(new InMemorySpanExporter()), Resource.default() as Resource),
   };

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChartTools } from '../helm/chart-tools.js';
 import { ensureDebianCommand } from './debian-packages.js';
+import { readFileTimes, slowestFilesReport } from './file-times.js';
 import { log } from './output.js';
 import { stopLeftovers } from './processes.js';
 import { stackPlan, startStack } from './stack.js';
@@ -26,7 +27,11 @@ await ensureChartTools();
 
 // Every run starts from empty service data; logs of the last run stay for reading.
 stopLeftovers(plan.paths.run);
-for (const dir of ['weaviate', 'temporal', 'redis', 'logs']) rmSync(join(plan.paths.data, dir), { recursive: true, force: true });
+for (const dir of ['weaviate', 'temporal', 'redis', 'logs', 'workflow-bundles'])
+  rmSync(join(plan.paths.data, dir), { recursive: true, force: true });
+
+// Each test file's process records its wall time here as it exits (tools/testing/file-times.ts).
+const fileTimes = join(plan.paths.logs, 'test-file-times.tsv');
 
 const stack = await startStack(plan);
 let code = 1;
@@ -39,10 +44,14 @@ try {
     // Tests run many API and worker processes at once, beside `npm start`: none serves metrics on the
     // fixed ports; the tests of the metrics endpoints choose free ones.
     METRICS_ENABLED: 'false',
+    TEST_FILE_TIMES: fileTimes,
+    // The workflows bundled once for the run, not once per test file (tools/testing/workflow-bundle.ts).
+    WORKFLOW_BUNDLE_CACHE: join(plan.paths.data, 'workflow-bundles'),
   });
 } finally {
   await stack.stop();
 }
+for (const line of slowestFilesReport(readFileTimes(fileTimes))) log(line);
 log(`${code === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(code);
 

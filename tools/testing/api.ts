@@ -7,7 +7,7 @@ import { closeRedisClient, createRedisClient, type RedisClient } from '#platform
 import { createLogger } from '#platform/logger.js';
 import { poll } from '#platform/poll.js';
 import { createTenancy, type Tenancy } from '#tenancy/index.js';
-import { answerClientErrors } from '#api/client-errors.js';
+import { prepareListener } from '#api/listener.js';
 import { wireApi, type WiredApi } from '#api/wiring.js';
 import { requireSetting, type Config } from '#platform/config.js';
 import type { Telemetry } from '#platform/telemetry.js';
@@ -51,7 +51,7 @@ export async function startTestApi(
   const logger = createLogger({ level: config.logLevel, name: 'api-test' }, logDestination);
   const api = await wireApi(config, logger, telemetry);
   const server: Server = await new Promise((resolve) => {
-    const s = answerClientErrors(api.app.listen(0, '127.0.0.1', () => resolve(s)));
+    const s = prepareListener(api.app.listen(0, '127.0.0.1', () => resolve(s)));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -1,11 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { TestFn } from 'ava';
-import { bundleWorkflows } from '#worker/bundle.js';
 import type { Config } from '#platform/config.js';
 import { createLogger } from '#platform/logger.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { wireWorker, type WiredWorker } from '#worker/wiring.js';
+import { testWorkflowBundle } from './workflow-bundle.js';
 
 export interface TestWorker {
   /** The worker's metrics registry, as its endpoint serves it. */
@@ -26,7 +26,9 @@ export function installQuietRuntime(): void {
 export async function startTestWorker(config: Config, telemetry: Partial<Telemetry> = {}): Promise<TestWorker> {
   installQuietRuntime();
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await wireWorker(config, createLogger({ level: config.logLevel, name: 'worker-test' }), connection, telemetry);
+  const logger = createLogger({ level: config.logLevel, name: 'worker-test' });
+  const bundle = testWorkflowBundle({ tracing: telemetry.tracing !== undefined });
+  const worker = await wireWorker(config, logger, connection, telemetry, bundle);
   const running = worker.run();
   return {
     metrics: worker.metrics,
@@ -51,7 +53,7 @@ export function useWorkflowTestBed(test: TestFn) {
     installQuietRuntime();
     const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
     bed = {
-      bundle: await bundleWorkflows(),
+      bundle: await testWorkflowBundle(),
       nativeConnection: await NativeConnection.connect({ address }),
       connection: await Connection.connect({ address }),
     };
