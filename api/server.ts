@@ -9,9 +9,11 @@ import { serviceVersion } from '#platform/version.js';
 import { startProcessTelemetry } from '#platform/telemetry.js';
 import { prepareListener } from './listener.js';
 import { drainHttpServer } from './shutdown.js';
-import { wireApi } from './wiring.js';
 
 const config = loadConfigOrExit('api');
+// The wiring, and every library and client it loads, only once the configuration holds: a bad variable
+// stops the process at once instead of after seconds of loading.
+const { wireApi } = await import('./wiring.js');
 const logger = createLogger({ level: config.logLevel, name: 'api' });
 const telemetry = await startProcessTelemetry(
   config.telemetry,

@@ -3,6 +3,7 @@ import { Connection } from '@temporalio/client';
 import test from 'ava';
 import proto from '@temporalio/proto';
 import { searchAttributeKeys } from '#workflows/search-attributes.js';
+import { eventually } from '#testing/eventually.js';
 import { runEntry } from '#testing/processes.js';
 
 const { TaskQueueType } = proto.temporal.api.enums.v1;
@@ -26,16 +27,18 @@ test('the worker process connects, registers the search attributes and polls its
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
     for (const key of searchAttributeKeys) t.truthy(customAttributes?.[key.name], `${key.name} is registered`);
 
-    let pollers = 0;
-    for (let i = 0; i < 40 && pollers === 0; i++) {
-      const description = await connection.workflowService.describeTaskQueue({
-        namespace,
-        taskQueue: { name: taskQueue },
-        taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-      });
-      pollers = description.pollers?.length ?? 0;
-      if (pollers === 0) await new Promise((r) => setTimeout(r, 250));
-    }
+    const pollers = await eventually(
+      async () => {
+        const description = await connection.workflowService.describeTaskQueue({
+          namespace,
+          taskQueue: { name: taskQueue },
+          taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        });
+        return description.pollers?.length ?? 0;
+      },
+      (count) => count > 0,
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
     t.true(pollers > 0, 'the worker polls its task queue');
 
     await worker.stop();

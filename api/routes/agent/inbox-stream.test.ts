@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { EventStream } from '#api/event-stream.js';
+import { eventually, stillAfter } from '#testing/eventually.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 
 /** An event stream that records what is sent and can be ended like a leaving client. */
@@ -22,14 +23,15 @@ function recordingStream() {
   return { stream, sent };
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 test('sends the list at once, then only when it changed, and stops reading when the stream ends', async (t) => {
   const { stream, sent } = recordingStream();
   const lists = [['a'], ['a'], ['a', 'b'], ['a', 'b']];
   let reads = 0;
   sendInboxUpdates(stream, async () => lists[Math.min(reads++, lists.length - 1)], { intervalMs: 20 });
-  await pause(110);
+  await eventually(
+    async () => reads,
+    (count) => count > lists.length,
+  );
   t.deepEqual(
     sent.map((event) => event.data.conversations),
     [['a'], ['a', 'b']],
@@ -37,7 +39,11 @@ test('sends the list at once, then only when it changed, and stops reading when 
   t.true(sent.every((event) => event.event === 'inbox'));
   stream.end();
   const readsAtEnd = reads;
-  await pause(60);
+  await stillAfter(
+    async () => reads,
+    (count) => count === readsAtEnd,
+    { forMs: 100, intervalMs: 10 },
+  );
   t.is(reads, readsAtEnd, 'no reads after the end');
 });
 
@@ -53,7 +59,10 @@ test('a failed read is reported and the next one still comes', async (t) => {
     },
     { intervalMs: 20, onError: (error) => errors.push(error) },
   );
-  await pause(70);
+  await eventually(
+    async () => sent.length,
+    (count) => count > 0,
+  );
   stream.end();
   t.is(errors.length, 1);
   t.deepEqual(sent[0]?.data, { conversations: ['a'] });
