@@ -9,7 +9,7 @@ import type { ConnectorActivityDeps } from './connectors/deps.js';
 import { createShopSyncActivities } from './connectors/shop-sync.js';
 import { createSyncRunActivities } from './connectors/sync-runs.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversations/conversation-activities.js';
-import { createDeliveryActivities, type DeliveryDeps } from './conversations/deliver-messages.js';
+import { createDeliveryActivities, type DeliveryActivityDeps } from './conversations/deliver-messages.js';
 import { createMarkReadActivities } from './conversations/mark-read.js';
 import { createCleanupActivities } from './ingestion/cleanup.js';
 import { createIngestionActivities } from './ingestion/ingest-source.js';
@@ -31,7 +31,7 @@ export interface ActivityDeps {
   cleanupLists: Pick<CleanupLists, 'keeps' | 'recordDeleted'>;
   conversations: ConversationActivityDeps;
   /** The messaging channel's outbound side. */
-  delivery: DeliveryDeps;
+  delivery: DeliveryActivityDeps;
   /** The built-in connectors: their records, sync state, sources and the public ingestion API. */
   connectors: ConnectorActivityDeps;
   /** Outbound events: emitted where facts become durable, then delivered, signed, to tenants' endpoints. */

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import { counterOn, histogramOn } from '#platform/metrics/registry.js';
 import type { ConversationMetrics } from '#activities/conversations/conversation-activities.js';
-import type { DeliveryMetrics } from '#activities/conversations/deliver-messages.js';
+import type { DeliveryMetrics } from '#messaging/delivery.js';
 import type { SyncRunObserver } from '#connectors/sync-state.js';
 import { createJobMetrics } from '#knowledge/job-metrics.js';
 import type { LaneObserver } from '#knowledge/embeddings/minilm/model-lanes.js';

@@ -1,13 +1,15 @@
 import { cmsItem, modifiedAt, parseCmsExternalId } from '#connectors/cms/cms-item.js';
 import type { CmsEntry, CmsKind } from '#connectors/cms/cms-types.js';
+import { finishFullRun, outcomeOf } from '#connectors/finish-run.js';
+import { connectorOf, openConnector } from '#connectors/open-connector.js';
 import type { CmsConnector } from '#connectors/records.js';
 import { sendItems } from '#connectors/send-items.js';
+import { checkPageCap } from '#connectors/sync-failures.js';
 import type { SyncMode } from '#connectors/sync-state.js';
 import type { SyncOutcome } from '#workflows/connectors/types.js';
 import { withHeartbeats } from '../heartbeats.js';
-import { connectorOf, openConnector, type ConnectorActivityDeps } from './deps.js';
-import { checkPageCap, failingPermanently } from './failures.js';
-import { finishFullRun, outcomeOf } from './sync-runs.js';
+import type { ConnectorActivityDeps } from './deps.js';
+import { failingPermanently } from './failures.js';
 
 /** Entries per page: the most the CMS REST API gives. */
 export const defaultCmsPageSize = 100;

@@ -1,9 +1,8 @@
 import type { IngestionClient } from '#connector-sdk/index.js';
 import type { CmsApi } from '#connectors/cms/cms-api.js';
-import type { CmsConnector, Connector, ConnectorRecords, ConnectorSecrets, ShopConnector } from '#connectors/records.js';
+import type { CmsConnector, ConnectorRecords, ShopConnector } from '#connectors/records.js';
 import type { ShopApi } from '#connectors/shop/shop-api.js';
 import type { SyncState } from '#connectors/sync-state.js';
-import { ConnectorGoneError } from './failures.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
 
 /** What the connectors' activities reach the world through: the sources' APIs and our own public API. */
@@ -20,25 +19,4 @@ export interface ConnectorActivityDeps {
   outboundEvents?: Pick<EventEmitter, 'emit'>;
   /** Tells Temporal the activity made progress (a heartbeat): a page read, a batch sent. */
   progress(): void;
-}
-
-/** A connector of `kind`; ConnectorGoneError when it was removed (or is of another kind). */
-export async function connectorOf<Kind extends Connector['kind']>(
-  connectors: Pick<ConnectorActivityDeps['connectors'], 'get'>,
-  connectorId: string,
-  kind: Kind,
-): Promise<Extract<Connector, { kind: Kind }>> {
-  const connector = await connectors.get(connectorId);
-  if (connector?.kind !== kind) throw new ConnectorGoneError(connectorId);
-  return connector as Extract<Connector, { kind: Kind }>;
-}
-
-/** A connector of `kind` with its secrets opened (see `connectorOf`). */
-export async function openConnector<Kind extends Connector['kind']>(
-  connectors: ConnectorActivityDeps['connectors'],
-  connectorId: string,
-  kind: Kind,
-): Promise<{ connector: Extract<Connector, { kind: Kind }>; secrets: ConnectorSecrets }> {
-  const connector = await connectorOf(connectors, connectorId, kind);
-  return { connector, secrets: await connectors.secretsOf(connector) };
 }

@@ -1,16 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { BatchIngestionError, IngestionApiError } from '#connector-sdk/index.js';
-import { CmsApiError } from '#connectors/cms/cms-api.js';
-import { ShopApiError } from '#connectors/shop/shop-api.js';
-
-/** Statuses of the ingestion API that no retry changes: the key, the knowledge base or an item is wrong. */
-const permanentStatuses = new Set([400, 401, 403, 404, 413]);
+import { permanentCode } from '#connectors/sync-failures.js';
 
 /**
- * Runs a connector's step, telling Temporal not to retry failures that retrying cannot fix: the shop or
- * site refused the credentials or the request, or the ingestion API refused the key or an item. Those
- * end the run at once with the error's message (a source's status in our words, the API's own words);
- * anything else is retried.
+ * Runs a connector's step, telling Temporal not to retry failures that retrying cannot fix
+ * (`permanentCode`): those end the run at once with the error's message (a source's status in our
+ * words, the API's own words); anything else is retried.
  */
 export async function failingPermanently<T>(step: () => Promise<T>): Promise<T> {
   try {
@@ -20,52 +14,4 @@ export async function failingPermanently<T>(step: () => Promise<T>): Promise<T> 
     if (!code) throw error;
     throw ApplicationFailure.create({ type: code, message: (error as Error).message, nonRetryable: true, cause: error as Error });
   }
-}
-
-function permanentCode(error: unknown): string | undefined {
-  if (error instanceof ShopApiError || error instanceof CmsApiError) return error.retryable ? undefined : `source_${error.code}`;
-  if (error instanceof IngestionApiError) return permanentStatuses.has(error.status) ? `ingestion_${error.code}` : undefined;
-  if (error instanceof BatchIngestionError) {
-    const codes = error.failures.map((failure) => permanentCode(failure.error));
-    return codes.find((code) => code !== undefined);
-  }
-  if (error instanceof ConnectorGoneError) return 'connector_removed';
-  if (error instanceof EmptySourceError) return 'empty_source';
-  if (error instanceof TooManyPagesError) return 'too_many_pages';
-  return undefined;
-}
-
-/** The connector was removed while a sync or webhook of it was under way. */
-export class ConnectorGoneError extends Error {
-  constructor(connectorId: string) {
-    super(`Connector ${connectorId} no longer exists.`);
-    this.name = 'ConnectorGoneError';
-  }
-}
-
-/** A full sync found nothing although the last one kept items: cleanup is refused (see `finishFullRun`). */
-export class EmptySourceError extends Error {
-  constructor() {
-    super('The source listed no items although the last sync kept some; nothing was deleted. Check the source and sync again.');
-    this.name = 'EmptySourceError';
-  }
-}
-
-/**
- * A run reached CONNECTOR_MAX_PAGES_PER_RUN: a source claiming endless pages (a hostile page count, a
- * `next` link that never ends) fails the run rather than syncing forever. Nothing was cleaned up.
- */
-export class TooManyPagesError extends Error {
-  constructor(maxPages: number) {
-    super(
-      `The source listed more than ${maxPages} pages, the most one sync reads; the sync stopped and nothing was deleted. ` +
-        'Check the source, or use larger pages.',
-    );
-    this.name = 'TooManyPagesError';
-  }
-}
-
-/** Refuses to read another page once a run has read `maxPages` (checked before the request is made). */
-export function checkPageCap(pagesRead: number | undefined, maxPages: number): void {
-  if ((pagesRead ?? 0) >= maxPages) throw new TooManyPagesError(maxPages);
 }

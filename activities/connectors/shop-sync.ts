@@ -1,10 +1,12 @@
-import { productItem, type Storefront } from '#connectors/shop/product-item.js';
+import { finishFullRun } from '#connectors/finish-run.js';
+import { openConnector } from '#connectors/open-connector.js';
 import { sendItems } from '#connectors/send-items.js';
+import { productItem, type Storefront } from '#connectors/shop/product-item.js';
+import { checkPageCap } from '#connectors/sync-failures.js';
 import type { ShopProductInput, SyncOutcome } from '#workflows/connectors/types.js';
 import { withHeartbeats } from '../heartbeats.js';
-import { openConnector, type ConnectorActivityDeps } from './deps.js';
-import { checkPageCap, failingPermanently } from './failures.js';
-import { finishFullRun } from './sync-runs.js';
+import type { ConnectorActivityDeps } from './deps.js';
+import { failingPermanently } from './failures.js';
 
 /** Products per page: the most shop admin APIs give, so a catalogue takes the fewest calls. */
 export const defaultShopPageSize = 250;

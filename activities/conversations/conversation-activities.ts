@@ -1,19 +1,17 @@
 import { Context } from '@temporalio/activity';
 import type { AnswerQuestion, AnsweredQuestion } from '#answering/answer-question.js';
 import { asksForHuman } from '#answering/handoff-intent.js';
-import { resolveLocale, stringsFor, type OperatorStrings } from '#answering/locales.js';
+import { resolveLocale, stringsFor } from '#answering/locales.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationEvent, EventPublisher } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
-import type { ConversationCounts, CitedSource } from '#insights/conversation-counts.js';
+import { citedSources, type ConversationCounts } from '#insights/conversation-counts.js';
 import type { ChannelState } from '#messaging/channel-state.js';
 import { askAtClose, askMessage, feedbackAsks, type FeedbackAsk } from '#messaging/feedback-asks.js';
-import type { Citation } from '#answering/types.js';
 import type {
   Agent,
   AgentReplyExtras,
-  ClosedBy,
   ClosingFacts,
   ConversationRef,
   ConversationStatus,
@@ -22,7 +20,8 @@ import type {
   VisitorMessageResult,
 } from '#workflows/conversations/types.js';
 import { agentMessage, aiAnswerMessage, aiNoticeMessage, systemMessage, visitorMessage } from '#conversations/messages.js';
-import { createTokenStream } from './token-stream.js';
+import { closedByNotice, noticeText } from '#conversations/notices.js';
+import { createTokenStream } from '#conversations/token-stream.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
 import type { RecordGap } from '#insights/content-gaps/recorder.js';
@@ -58,30 +57,11 @@ export interface ConversationMetrics {
   handedOff(channel: ConversationRef['channel']): void;
 }
 
-/** The sources an answer cited, once each: `{knowledgeBaseId}/{externalId}` and the title. */
-function citedSources(ref: ConversationRef, citations: Citation[]): CitedSource[] {
-  const sources = new Map<string, string>();
-  for (const citation of citations) sources.set(`${ref.knowledgeBaseId}/${citation.externalId}`, citation.title);
-  return [...sources].map(([key, title]) => ({ key, title }));
-}
-
 function isAsk(value: string): value is FeedbackAsk {
   return (feedbackAsks as readonly string[]).includes(value);
 }
 
 const uncounted: ConversationMetrics = { answered: () => undefined, handedOff: () => undefined };
-
-const notices: Record<StatusNotice, (strings: OperatorStrings, agent: Agent | null) => string> = {
-  handoffStarted: (strings) => strings.handoffStarted,
-  stillWaitingForAgent: (strings) => strings.stillWaitingForAgent,
-  agentJoined: (strings, agent) => strings.agentJoined(agent?.name ?? 'An agent'),
-  handedBackToAi: (strings) => strings.handedBackToAi,
-  closedIdle: (strings) => strings.closedIdle,
-  closedByAgent: (strings) => strings.closedByAgent,
-};
-
-/** Who closed a conversation, as its closing notice tells (a status change that passes no `closedBy`). */
-const closedByNotice: Partial<Record<string, ClosedBy>> = { closedIdle: 'idle', closedByAgent: 'agent' };
 
 /**
  * The conversation workflow's side effects: each keeps the transcript (Redis) and tells followers
@@ -206,7 +186,7 @@ export function createConversationActivities({
       const closedBy = input.status === 'closed' ? (input.closing?.closedBy ?? closedByNotice[input.notice ?? '']) : undefined;
       await records.setStatus(ref, input.status, input.agent?.name ?? null, input.agent?.agentId ?? null, closedBy);
       if (input.notice) {
-        const text = notices[input.notice](stringsFor(resolveLocale(ref.locale)), input.agent);
+        const text = noticeText(input.notice, ref.locale, input.agent);
         await record(ref, systemMessage(`notice-${input.effectId}`, text, now().toISOString()));
       }
       if (input.closing) await closeWithOutcome(ref, input.closing);

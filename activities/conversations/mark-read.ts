@@ -2,7 +2,7 @@ import { log } from '@temporalio/activity';
 import { GraphApiError } from '#messaging/graph-client.js';
 import { markIfTokenRefused } from '#messaging/token-refusal.js';
 import type { ConversationRef } from '#workflows/conversations/types.js';
-import type { DeliveryDeps } from './deliver-messages.js';
+import type { DeliveryDeps } from '#messaging/delivery.js';
 
 /** What marking read needs: the customer's latest message, the connection's credentials, the platform. */
 export type MarkReadDeps = Pick<DeliveryDeps, 'connections' | 'graph'> & {

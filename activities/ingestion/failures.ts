@@ -1,29 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { EmbeddingRejectedError } from '#knowledge/embeddings/index.js';
 
-/** The item itself is the problem: retrying the same version cannot succeed. */
-export class ItemRejectedError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ItemRejectedError';
-  }
-}
-
-/** The code and message of a failure that retrying cannot fix; undefined for a transient one. */
-export function permanentFailure(error: unknown): { code: string; message: string } | undefined {
-  if (error instanceof ItemRejectedError || error instanceof EmbeddingRejectedError)
-    return { code: error.code, message: error.message };
-  // weaviate-client does not export its error classes: they are told apart by name.
-  if (error instanceof Error && error.constructor.name === 'WeaviateInvalidInputError') {
-    return { code: 'index_rejected', message: `The search index refused the item: ${error.message}` };
-  }
-  return undefined;
-}
-
-/** Tells Temporal not to retry. */
+/** Tells Temporal not to retry a failure `permanentFailure` (`lib/knowledge/item-failures.ts`) found. */
 export function nonRetryable(failure: { code: string; message: string }, cause: unknown): ApplicationFailure {
   return ApplicationFailure.create({ type: failure.code, message: failure.message, nonRetryable: true, cause: cause as Error });
 }

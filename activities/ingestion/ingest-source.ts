@@ -4,8 +4,9 @@ import { jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
 import type { IngestOperation } from '#workflows/ingestion/types.js';
 import { withHeartbeats } from '../heartbeats.js';
 import { normalizeText, normalizeTitle } from '#knowledge/text/normalize.js';
-import { ItemRejectedError, nonRetryable, permanentFailure } from './failures.js';
-import { createSourceWriter, type SourceWriterDeps } from './source-writer.js';
+import { ItemRejectedError, permanentFailure } from '#knowledge/item-failures.js';
+import { nonRetryable } from './failures.js';
+import { createSourceWriter, type SourceWriterDeps } from '#knowledge/source-writer.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
 import { ingestionFailed } from '#outbound-events/facts.js';
 

@@ -4,8 +4,9 @@ import { isEmbeddedIn, type SourceRecord } from '#knowledge/sources.js';
 import { rebuildBody } from '#knowledge/text/rebuild.js';
 import { sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
 import { withHeartbeats } from '../heartbeats.js';
-import { ItemRejectedError, nonRetryable, permanentFailure } from './failures.js';
-import { createSourceWriter, type SourceWriterDeps } from './source-writer.js';
+import { ItemRejectedError, permanentFailure } from '#knowledge/item-failures.js';
+import { nonRetryable } from './failures.js';
+import { createSourceWriter, type SourceWriterDeps } from '#knowledge/source-writer.js';
 
 export type ReembedDeps = Omit<SourceWriterDeps, 'now'> & { now?: () => Date };
 

@@ -1,3 +1,4 @@
+import type { Citation } from '#answering/types.js';
 import { conversationKeys } from '#conversations/redis-keys.js';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
@@ -17,6 +18,13 @@ import { decideOutcome } from './outcome.js';
 export interface CitedSource {
   key: string;
   title: string;
+}
+
+/** The sources an answer cited, once each: `{knowledgeBaseId}/{externalId}` and the title. */
+export function citedSources(ref: Pick<ConversationRef, 'knowledgeBaseId'>, citations: Citation[]): CitedSource[] {
+  const sources = new Map<string, string>();
+  for (const citation of citations) sources.set(`${ref.knowledgeBaseId}/${citation.externalId}`, citation.title);
+  return [...sources].map(([key, title]) => ({ key, title }));
 }
 
 /** What closing decided, as the first close counted it (a retry reads the same). */

@@ -2,8 +2,8 @@
  * The messaging channel's feedback asks (docs/insights.md, "Messaging channel"): after a
  * conversation the AI resolved, "Was this helpful?" with Yes / No reply buttons; after one an agent
  * closed, a list of scores 1 to 5. Both are transcript messages (`ask` says which), delivered by the
- * one way out to the platform (`activities/conversations/deliver-messages.ts`); a tapped reply comes
- * back with the button's or row's id, which names the conversation it rates.
+ * one way out to the platform (`delivery.ts`); a tapped reply comes back with the button's or row's
+ * id, which names the conversation it rates.
  */
 import { resolveLocale, stringsFor } from '#answering/locales.js';
 import type { ChatMessage } from '#conversations/chat-message.js';

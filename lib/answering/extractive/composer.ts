@@ -70,7 +70,7 @@ export function closestSentences(question: string, sources: RetrievedSource[], e
   return closestSentenceSimilarities(question, sources, embedder, DEFAULT_PIECE_CHARS);
 }
 
-/** The texts a default composer embeds for the sentences of `passage`: what ingestion stores the vectors of. */
+/** The texts a default composer embeds for the sentences of `passage`: what the sentence memory keeps the vectors of. */
 export function answerSentencesOf(title: string, passage: string): string[] {
   return sentenceTextsOf(title, passage, DEFAULT_PIECE_CHARS);
 }

@@ -1,28 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { MockActivityEnvironment } from '@temporalio/testing';
 import test from 'ava';
 import weaviateClient from 'weaviate-client';
 import { answerSentencesOf } from '#answering/extractive/composer.js';
 import { createQuestionAnswerer, createSentenceMemory } from '#answering/index.js';
 import { createExtractiveComposer } from '#answering/extractive/composer.js';
 import { eventually } from '#testing/eventually.js';
-import { createChunkIndex } from '#knowledge/chunk-index.js';
-import { createHashedEmbedder } from '#knowledge/embeddings/hashed-embedder.js';
-import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder.js';
-import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
-import type { Embedder } from '#knowledge/embeddings/index.js';
-import { createJobStore } from '#knowledge/jobs.js';
-import { createKnowledgeSearch } from '#knowledge/search.js';
-import { createSourceStore } from '#knowledge/sources.js';
 import { createWeaviateClient, type WeaviateClient } from '#platform/weaviate.js';
 import { testConfig } from '#testing/config.js';
 import { useTestRedis } from '#testing/redis.js';
-import type { IngestOperation } from '#workflows/ingestion/types.js';
-import { createIngestionActivities } from './ingest-source.js';
+import { createChunkIndex } from './chunk-index.js';
+import { createHashedEmbedder } from './embeddings/hashed-embedder.js';
+import { loadMiniLmEmbedder } from './embeddings/minilm/minilm-embedder.js';
+import { defaultModelDir } from './embeddings/minilm/model-files.js';
+import type { Embedder } from './embeddings/index.js';
+import { createKnowledgeSearch } from './search.js';
+import { createSourceWriter } from './source-writer.js';
+import { createSourceStore } from './sources.js';
+import { normalizeText } from './text/normalize.js';
 
-// Against the real Redis and Weaviate: ingestion writes each chunk without its sentences' vectors; the
-// first answer that reads a chunk embeds them (all-MiniLM-L6-v2, whatever embeds the chunks: here the
-// hashed embedder) and keeps them on it, and retrieval hands them to the next answer.
+// Against the real Redis and Weaviate: the source writer writes each chunk without its sentences'
+// vectors; the first answer that reads a chunk embeds them (all-MiniLM-L6-v2, whatever embeds the
+// chunks: here the hashed embedder) and keeps them on it, and retrieval hands them to the next answer.
+// Then a chunk collection older than sentence vectors gains their property.
 
 const testRedis = useTestRedis(test);
 let weaviate: WeaviateClient;
@@ -44,12 +43,7 @@ test('a chunk is written without its sentences’ vectors; an answer that reads 
   const redis = testRedis.redis();
   const sources = createSourceStore(redis, testRedis.prefix);
   const chunkIndex = createChunkIndex(weaviate, chunkEmbedder.space);
-  const { ingestSource } = createIngestionActivities({
-    jobs: createJobStore(redis, testRedis.prefix),
-    sources,
-    chunkIndex,
-    embedder: chunkEmbedder,
-  });
+  const writer = createSourceWriter({ sources, chunkIndex, embedder: chunkEmbedder, now: () => new Date() });
   const knowledgeBaseId = randomUUID();
   knowledgeBases.push(knowledgeBaseId);
   const identity = { tenantId: randomUUID(), integrationId: 'cms', externalId: 'warranty' };
@@ -57,16 +51,20 @@ test('a chunk is written without its sentences’ vectors; an answer that reads 
     { length: 40 },
     (_, i) => `Repairs in region ${i} take ${i + 2} days. Parts for region ${i} ship from the nearest depot.`,
   ).join('\n');
-  const operation: IngestOperation = {
-    kind: 'ingest',
-    knowledgeBaseId,
-    sourceType: 'PAGE',
-    sourceOrigin: '',
-    data: { title: 'Warranty repairs', content },
-    options: {},
-  };
-  const status = await new MockActivityEnvironment().run(ingestSource, { identity, generation: randomUUID(), operation });
-  t.is(status, 'searchable');
+  await writer.write(
+    {
+      identity,
+      knowledgeBaseId,
+      generation: randomUUID(),
+      sourceType: 'PAGE',
+      sourceOrigin: '',
+      title: 'Warranty repairs',
+      body: normalizeText(content),
+      fields: { url: null, metadata: null, sourceData: null, hash: null },
+      lane: 'bulk',
+    },
+    undefined,
+  );
   t.true((await sources.get(identity.tenantId, 'cms/warranty'))!.chunkCount > 2);
 
   const search = createKnowledgeSearch({ chunkIndex, embedder: chunkEmbedder, sources, minSimilarity: 0 });

@@ -1,9 +1,9 @@
-import type { ChunkIndex } from '#knowledge/chunk-index.js';
-import type { Embedder, Lane } from '#knowledge/embeddings/index.js';
-import { isEmbeddedIn, type SourceRecord, type SourceStore } from '#knowledge/sources.js';
-import { chunkText } from '#knowledge/text/chunk.js';
 import { sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
-import { ItemRejectedError } from './failures.js';
+import type { ChunkIndex } from './chunk-index.js';
+import type { Embedder, Lane } from './embeddings/index.js';
+import { ItemRejectedError } from './item-failures.js';
+import { isEmbeddedIn, type SourceRecord, type SourceStore } from './sources.js';
+import { chunkText } from './text/chunk.js';
 
 export interface SourceWriterDeps {
   sources: SourceStore;
