@@ -4,6 +4,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import test from 'ava';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import { createTranscript, type Transcript } from '#conversations/transcript.js';
+import { createEventPublisher } from '#conversations/events.js';
 import { createChannelState } from '#messaging/channel-state.js';
 import { createGraphClient } from '#messaging/graph-client.js';
 import { eventually } from '#testing/eventually.js';
@@ -38,7 +39,7 @@ const connection: DeliveryConnection = {
 async function setUp(options: { graphTimeoutMs?: number; timeoutMs?: number; reserveMs?: number } = {}) {
   const redis = testRedis.redis();
   const transcript = createTranscript(redis, testRedis.prefix);
-  const channel = createChannelState(redis, testRedis.prefix);
+  const channel = createChannelState(redis, testRedis.prefix, createEventPublisher(redis, testRedis.prefix));
   const customer = String(15550000000 + Math.floor(Math.random() * 9_999_999));
   const ref: ConversationRef = {
     conversationId: randomUUID(),
