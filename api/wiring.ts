@@ -19,7 +19,7 @@ import { createCleanupClient } from '#knowledge/cleanup-client.js';
 import { createCleanupLists } from '#knowledge/cleanup-lists.js';
 import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createReindexClient } from '#knowledge/reindex-client.js';
-import { createEventFollower } from '#conversations/events.js';
+import { createEventFollower, createEventPublisher } from '#conversations/events.js';
 import { createInbox } from '#conversations/inbox.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createWidgetConversationStart } from '#conversations/start.js';
@@ -128,7 +128,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const tenancy = createTenancy(redis, config.redis.prefix, { credentials: config.credentials });
   const records = createConversationRecords(redis, config.redis.prefix);
   const transcript = createTranscript(redis, config.redis.prefix);
-  const channel = createChannelState(redis, config.redis.prefix);
+  const channel = createChannelState(redis, config.redis.prefix, createEventPublisher(redis, config.redis.prefix));
   const counts = createConversationCounts(redis, config.redis.prefix);
   const messagingConnections = createMessagingConnections(redis, config.redis.prefix, secretBox);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
@@ -195,7 +195,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       transcript,
       follower,
       conversations,
-      startConversation: createWidgetConversationStart({ records, transcript, conversations, timers, counts }),
+      startConversation: createWidgetConversationStart({ records, transcript, conversations, timers, started: counts.started }),
       inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
       ratings,
     },

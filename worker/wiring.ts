@@ -103,7 +103,8 @@ export async function wireWorker(
     maxResponseBytes: config.outbound.maxResponseBytes,
   });
   const outboundEvents = createOutboundEvents({ redis, secretBox, temporal, config, http: outbound });
-  const channel = createChannelState(redis, config.redis.prefix);
+  const events = createEventPublisher(redis, config.redis.prefix);
+  const channel = createChannelState(redis, config.redis.prefix, events);
   const gapStore = createContentGapStore(redis, config.redis.prefix);
   // Questions are embedded as search embeds them (the queries' cache already holds the one just asked).
   const recordGap = createGapRecorder({
@@ -135,7 +136,7 @@ export async function wireWorker(
         prefix: config.redis.prefix,
         perDay: config.conversations.operatorAnswersPerDay,
       }),
-      events: createEventPublisher(redis, config.redis.prefix),
+      events,
       answerQuestion: createQuestionAnswerer({
         search,
         generator: createAnswerGenerator(config.answers, logger, sentences, metrics.answerFallback),

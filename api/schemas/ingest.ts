@@ -1,4 +1,4 @@
-import { ingestLimits } from '#knowledge/ingestion-client.js';
+import { ingestLimits } from '#knowledge/ingest-limits.js';
 import { jobStatuses } from '#knowledge/jobs.js';
 import { sourceTypes } from '#workflows/ingestion/types.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { contentHash, type IngestionClient, type IngestionItem, type SyncItem } from '#connector-sdk/index.js';
-import { ingestLimits } from '#knowledge/ingestion-client.js';
+import { ingestLimits } from '#knowledge/ingest-limits.js';
 import type { Connector } from './records.js';
 import type { SyncState } from './sync-state.js';
 

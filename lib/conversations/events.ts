@@ -2,7 +2,6 @@ import type { Citation } from '#answering/types.js';
 import { asUnavailable, tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { ClosedBy, ConversationStatus } from '#workflows/conversations/types.js';
-import type { MessageDelivery } from '#messaging/channel-state.js';
 import type { ChatMessage } from './chat-message.js';
 import { conversationKeys } from './redis-keys.js';
 
@@ -22,6 +21,19 @@ export type ConversationEvent =
   | { type: 'done'; replyTo: string; message: ChatMessage | null; status: ConversationStatus }
   /** Messaging channel: one of our messages got further (sent, delivered, read) or failed; forward only. */
   | { type: 'delivery'; messageId: string; delivery: MessageDelivery };
+
+/** Messaging channel: how far one of our messages got, as agents see it, and why it failed. */
+export interface MessageDelivery {
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  error?: DeliveryProblem;
+}
+
+/** Why a message did not reach the customer, as agents see it. */
+export interface DeliveryProblem {
+  code: string;
+  message: string;
+  at: string;
+}
 
 /** An event as delivered: durable events carry their stream id (the SSE `id`), tokens carry none. */
 export interface DeliveredEvent {

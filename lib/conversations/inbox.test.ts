@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { createChannelState } from '#messaging/channel-state.js';
+import { createEventPublisher } from './events.js';
 import { useTestRedis } from '#testing/redis.js';
 import { createInbox, scannedConversations } from './inbox.js';
 import { createConversationRecords } from './records.js';
@@ -10,7 +11,7 @@ const testRedis = useTestRedis(test);
 function stores() {
   const redis = testRedis.redis();
   const records = createConversationRecords(redis, testRedis.prefix);
-  const channel = createChannelState(redis, testRedis.prefix);
+  const channel = createChannelState(redis, testRedis.prefix, createEventPublisher(redis, testRedis.prefix));
   return { records, inbox: createInbox({ redis, prefix: testRedis.prefix, records, channel }) };
 }
 

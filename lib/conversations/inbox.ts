@@ -1,7 +1,7 @@
-import type { ChannelState, DeliveryProblem } from '#messaging/channel-state.js';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { Channel, ConversationStatus } from '#workflows/conversations/types.js';
+import type { DeliveryProblem } from './events.js';
 import { needsPerson, type ConversationRecord, type ConversationRecords } from './records.js';
 import { conversationKeys } from './redis-keys.js';
 
@@ -32,11 +32,19 @@ export interface ConversationSummary {
   deliveryProblem?: DeliveryProblem | null;
 }
 
+/** What the inbox reads of a messaging conversation's channel (the messaging channel's state). */
+export interface InboxChannel {
+  /** Until when free-form messages may be sent; undefined when the customer never wrote. */
+  windowOpenUntil(conversationId: string): Promise<Date | undefined>;
+  /** The latest problem of the conversation's deliveries. */
+  problemOf(conversationId: string): Promise<DeliveryProblem | undefined>;
+}
+
 export interface InboxDeps {
   redis: Pick<RedisClient, 'zRange'>;
   prefix: string;
   records: Pick<ConversationRecords, 'get'>;
-  channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf'>;
+  channel: InboxChannel;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { ComposedAnswer } from '#answering/types.js';
-import { formatForMessaging, labelAsAi } from '#answering/format/messaging.js';
-import { formatForWidget } from '#answering/format/widget.js';
 import { stringsFor, type Locale } from '#answering/locales.js';
 import type { ChatMessage } from './chat-message.js';
+import { formatForMessaging, labelAsAi } from './format/messaging.js';
+import { formatForWidget } from './format/widget.js';
 import type { AgentReplyExtras, Channel } from '#workflows/conversations/types.js';
 
 /**

@@ -8,15 +8,14 @@ import { greetingMessage } from './messages.js';
 import type { Contact, ConversationRecord, ConversationRecords } from './records.js';
 import type { Transcript } from './transcript.js';
 import type { ConversationClient } from './workflow-client.js';
-import type { ConversationCounts } from '#insights/conversation-counts.js';
 
 export interface WidgetConversationStartDeps {
   records: Pick<ConversationRecords, 'create' | 'remove'>;
   transcript: Pick<Transcript, 'append'>;
   conversations: Pick<ConversationClient, 'start'>;
   timers: ConversationTimers;
-  /** The operator's `started:widget` counter. */
-  counts: Pick<ConversationCounts, 'started'>;
+  /** Told once the conversation has started, its greeting sent (the operator's `started:widget` counter). */
+  started: (ref: ConversationRef) => Promise<unknown>;
 }
 
 export interface StartedConversation {
@@ -36,7 +35,7 @@ export function createWidgetConversationStart({
   transcript,
   conversations,
   timers,
-  counts,
+  started,
 }: WidgetConversationStartDeps) {
   return async function startWidgetConversation(
     operator: Pick<Operator, 'id' | 'tenantId' | 'knowledgeBaseId' | 'name' | 'locale'>,
@@ -62,7 +61,7 @@ export function createWidgetConversationStart({
     }
     // The visitor can send nothing before they hold the token, so the greeting still comes first.
     await transcript.append(ref.conversationId, greeting);
-    await counts.started(ref);
+    await started(ref);
     return { ref, record, visitorToken, greeting };
   };
 }

@@ -28,10 +28,10 @@ import type {
   ConversationRef,
   ConversationStatus,
   ConversationTimers,
+  ConversationWorkflow,
   VisitorMessage,
 } from '#workflows/conversations/types.js';
 import { channelKey, conversationStatusKey, tenantIdKey } from '#workflows/search-attributes.js';
-import type { conversationWorkflow } from '#workflows/conversations/workflow.js';
 
 /** The conversation has ended: its workflow no longer takes messages. */
 export class ConversationClosedError extends Error {
@@ -84,7 +84,7 @@ export interface ActionOptions {
  */
 export function createConversationClient(client: Client, taskQueue: string, { actionWaitMs = 15_000 } = {}) {
   const handle = (ref: Pick<ConversationRef, 'tenantId' | 'conversationId'>) =>
-    client.workflow.getHandle<typeof conversationWorkflow>(conversationWorkflowId(ref.tenantId, ref.conversationId));
+    client.workflow.getHandle<ConversationWorkflow>(conversationWorkflowId(ref.tenantId, ref.conversationId));
 
   /**
    * Runs an update of the conversation's workflow under a deadline (F15 of the 2026-11 review):
@@ -150,10 +150,7 @@ export function createConversationClient(client: Client, taskQueue: string, { ac
       timers: ConversationTimers,
       options: { maxHistoryEvents?: number } = {},
     ): Promise<void> {
-      await client.workflow.start<typeof conversationWorkflow>(
-        'conversationWorkflow',
-        startOptions(conversation, timers, options),
-      );
+      await client.workflow.start<ConversationWorkflow>('conversationWorkflow', startOptions(conversation, timers, options));
     },
 
     /**
@@ -165,7 +162,7 @@ export function createConversationClient(client: Client, taskQueue: string, { ac
       timers: ConversationTimers,
       message: VisitorMessage,
     ): Promise<void> {
-      await client.workflow.signalWithStart<typeof conversationWorkflow, [VisitorMessage]>('conversationWorkflow', {
+      await client.workflow.signalWithStart<ConversationWorkflow, [VisitorMessage]>('conversationWorkflow', {
         ...startOptions(conversation, timers, {}),
         signal: visitorMessageSignal,
         signalArgs: [message],
@@ -198,7 +195,7 @@ export function createConversationClient(client: Client, taskQueue: string, { ac
         // another reason (a worker still without this update's handler): taken in as before, by signal.
       }
       try {
-        await client.workflow.signalWithStart<typeof conversationWorkflow, [VisitorMessage]>('conversationWorkflow', {
+        await client.workflow.signalWithStart<ConversationWorkflow, [VisitorMessage]>('conversationWorkflow', {
           ...startOptions(conversation, timers, {}),
           // A conversation whose workflow has ended is not started again under its id.
           workflowIdReusePolicy: 'REJECT_DUPLICATE',

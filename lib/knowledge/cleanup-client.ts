@@ -1,8 +1,7 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { cleanupWorkflowId } from '#workflows/ids.js';
-import type { cleanupWorkflow } from '#workflows/ingestion/cleanup.js';
-import type { CleanupResult } from '#workflows/ingestion/types.js';
+import type { CleanupResult, CleanupWorkflow } from '#workflows/ingestion/types.js';
 import { knowledgeBaseIdKey, tenantIdKey } from '#workflows/search-attributes.js';
 import { cleanupIdOf, type CleanupLists } from './cleanup-lists.js';
 
@@ -44,7 +43,7 @@ export function createCleanupClient(
   { waitMs }: { waitMs: number },
 ) {
   const handleOf = (tenantId: string, cleanupId: string) =>
-    temporal.workflow.getHandle<typeof cleanupWorkflow>(cleanupWorkflowId(tenantId, cleanupId));
+    temporal.workflow.getHandle<CleanupWorkflow>(cleanupWorkflowId(tenantId, cleanupId));
 
   async function outcomeOf(tenantId: string, cleanupId: string, result: CleanupResult): Promise<CleanupOutcome> {
     const orphanedExternalIds = result.orphanedExternalIds ?? (await lists.deleted(tenantId, cleanupId, result.deletedList!));
@@ -52,7 +51,7 @@ export function createCleanupClient(
   }
 
   /** The outcome once the workflow ended within `ms`; undefined while it still runs. */
-  async function resultWithin(handle: WorkflowHandle<typeof cleanupWorkflow>, cleanupId: string, ms: number) {
+  async function resultWithin(handle: WorkflowHandle<CleanupWorkflow>, cleanupId: string, ms: number) {
     const deadline = AbortSignal.timeout(ms);
     try {
       return await temporal.withAbortSignal(deadline, () => handle.result());
@@ -68,7 +67,7 @@ export function createCleanupClient(
       const { tenantId, knowledgeBaseId, sourceOrigin } = request;
       const cleanupId = cleanupIdOf(request);
       await lists.stage(tenantId, cleanupId, request.keepExternalIds);
-      const handle = await temporal.workflow.start<typeof cleanupWorkflow>('cleanupWorkflow', {
+      const handle = await temporal.workflow.start<CleanupWorkflow>('cleanupWorkflow', {
         workflowId: cleanupWorkflowId(tenantId, cleanupId),
         taskQueue,
         args: [{ tenantId, knowledgeBaseId, sourceOrigin, cleanupId }],

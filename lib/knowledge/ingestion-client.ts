@@ -2,11 +2,11 @@ import type { Client } from '@temporalio/client';
 import pLimit from 'p-limit';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { ingestWorkflowId, jobIdOf, sourceKeyOf, type ItemIdentity } from '#workflows/ids.js';
-import type { ingestItemWorkflow } from '#workflows/ingestion/ingest-item.js';
 import { itemOperationSignal } from '#workflows/ingestion/messages.js';
 import { ingestTaskQueue, taskPriority } from '#workflows/ingestion/task-queues.js';
 import type {
   DeleteOperation,
+  IngestItemWorkflow,
   IngestLane,
   ItemData,
   ItemOperation,
@@ -16,25 +16,6 @@ import type {
 } from '#workflows/ingestion/types.js';
 import { integrationIdKey, knowledgeBaseIdKey, sourceTypeKey, tenantIdKey } from '#workflows/search-attributes.js';
 import type { JobStore } from './jobs.js';
-
-/**
- * Bounds on one item and on a cleanup: beyond them the ingestion API answers 413 rather than accept
- * them. Each item travels to Temporal as one payload; Temporal refuses payloads over 2 MB, so an
- * item (at most 100,000 characters of content, 6 bytes each escaped, plus its metadata) stays within
- * 1 MB, leaving room for what travels with it. A cleanup's keep list is staged in Redis (F16), not
- * sent to Temporal: only the body limit and `keepExternalIds` (what one staging writes) bound it. `nesting` is how deep `metadata` and `sourceData` may go: JSON.stringify
- * (in the Temporal client) recurses, and fails on a few thousand levels.
- */
-export const ingestLimits = {
-  itemsPerBulk: 500,
-  titleChars: 1000,
-  contentChars: 100_000,
-  /** `metadata` and `sourceData`, each, as JSON. */
-  metadataBytes: 256 * 1024,
-  nesting: 32,
-  itemBytes: 1024 * 1024,
-  keepExternalIds: 250_000,
-} as const;
 
 /** An ingestion item as the published interface defines it (already validated). */
 export interface IngestItem {
@@ -81,7 +62,7 @@ export function createIngestionClient(
    * signal (one call, so no operation can fall between a finished run and a new one).
    */
   async function send(identity: ItemIdentity, operation: ItemOperation, options: { sourceType: string }) {
-    await temporal.workflow.signalWithStart<typeof ingestItemWorkflow, [ItemOperation]>('ingestItemWorkflow', {
+    await temporal.workflow.signalWithStart<IngestItemWorkflow, [ItemOperation]>('ingestItemWorkflow', {
       workflowId: ingestWorkflowId(identity),
       taskQueue: ingestTaskQueue(taskQueueBase),
       // A workflow already running keeps the priority it started with; its activities take each operation's own.

@@ -1,8 +1,7 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { reindexWorkflowId } from '#workflows/ids.js';
-import type { reindexKnowledgeBaseWorkflow } from '#workflows/ingestion/reindex.js';
-import type { ReindexProgress } from '#workflows/ingestion/types.js';
+import type { ReindexKnowledgeBaseWorkflow, ReindexProgress } from '#workflows/ingestion/types.js';
 import { knowledgeBaseIdKey, tenantIdKey } from '#workflows/search-attributes.js';
 
 /**
@@ -47,7 +46,7 @@ export function createReindexClient(temporal: Client, taskQueue: string) {
         startedAt: new Date().toISOString(),
         completedAt: null,
       };
-      await temporal.workflow.start<typeof reindexKnowledgeBaseWorkflow>('reindexKnowledgeBaseWorkflow', {
+      await temporal.workflow.start<ReindexKnowledgeBaseWorkflow>('reindexKnowledgeBaseWorkflow', {
         workflowId,
         taskQueue,
         args: [{ tenantId, knowledgeBaseId }],

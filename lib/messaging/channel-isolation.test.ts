@@ -3,8 +3,7 @@ import { createTranscript } from '#conversations/transcript.js';
 import { eventually } from '#testing/eventually.js';
 import { startFakeMessagingPlatform, statusUpdate, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { messagingTenant } from '#testing/messaging-tenant.js';
-import { createChannelState } from './channel-state.js';
+import { channelStateOf, messagingTenant } from '#testing/messaging-tenant.js';
 
 /*
  * What one messaging connection can do to another's, and what a refused token still costs: the
@@ -22,7 +21,7 @@ test.after.always(async () => {
   await platform?.close();
 });
 
-const channel = () => createChannelState(stack.api.redis, stack.api.config.redis.prefix);
+const channel = () => channelStateOf(stack.api);
 const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
 
 /** A tenant with its own connection; its customer's conversation once there is one. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
-import { createEventPublisher } from '#conversations/events.js';
+import type { DeliveryProblem, EventPublisher, MessageDelivery } from '#conversations/events.js';
 import { statusRank, type DeliveryStatus } from './webhook-payload.js';
 
 /** The platform re-delivers for up to 7 days: a message id is remembered a little longer. */
@@ -13,13 +13,6 @@ export const serviceWindowMs = 24 * 3600 * 1000;
 
 /** A message id being taken in by one delivery: how long a racing copy waits for it to end. */
 const takingInMs = 30_000;
-
-/** Why a message did not reach the customer, as agents see it. */
-export interface DeliveryProblem {
-  code: string;
-  message: string;
-  at: string;
-}
 
 /** What a platform message id of ours points at (`sent:<id>`). */
 interface SentRecord {
@@ -41,10 +34,10 @@ export interface Delivery {
  * The messaging channel's own state in Redis, beside the conversation records: which conversation
  * each customer of a connection is in, which platform message ids were taken in already (deliveries
  * are at least once), when the customer last wrote (the 24-hour window), and what became of each
- * message sent to them (statuses arrive later, in any order).
+ * message sent to them (statuses arrive later, in any order). A message's delivery moving on is
+ * published to the conversation's followers through `events`.
  */
-export function createChannelState(redis: RedisClient, prefix: string) {
-  const events = createEventPublisher(redis, prefix);
+export function createChannelState(redis: RedisClient, prefix: string, events: Pick<EventPublisher, 'publish'>) {
   const keys = {
     customer: (connectionId: string, customer: string) => `${prefix}:messaging:customer:${connectionId}:${customer}`,
     seen: (connectionId: string, platformId: string) => `${prefix}:messaging:seen:${connectionId}:${platformId}`,
@@ -359,12 +352,6 @@ end
 local encoded = cjson.encode(delivery)
 redis.call('HSET', KEYS[1], ARGV[1], encoded)
 return encoded`;
-
-/** A message's delivery as agents see it: how far it got, and why it failed. */
-export interface MessageDelivery {
-  status: Delivery['status'];
-  error?: DeliveryProblem;
-}
 
 export function presentDelivery(delivery: Delivery): MessageDelivery {
   return { status: delivery.status, ...(delivery.problem ? { error: delivery.problem } : {}) };

@@ -11,10 +11,9 @@ import { testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { inboundOf, startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { messagingTenant, randomDigits } from '#testing/messaging-tenant.js';
+import { channelStateOf, messagingTenant, randomDigits } from '#testing/messaging-tenant.js';
 import { shopItems } from '#testing/shop-content.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
-import { createChannelState } from './channel-state.js';
 import { askAtClose, readFeedbackChoice } from './feedback-asks.js';
 import { limits, validateOutboundPayload } from './outbound-message.js';
 
@@ -186,7 +185,7 @@ test("a tap naming another customer's conversation is not recorded: it is that c
   delivery.entry[0].changes[0].value.messages[0].interactive.button_reply = down;
   await connected.send(delivery);
   t.deepEqual(await ratingsOf(stack.api.redis, prefix(), conversationId), {}, 'not rated');
-  const channel = createChannelState(stack.api.redis, prefix());
+  const channel = channelStateOf(stack.api, prefix());
   const theirs = await eventually(
     () => channel.conversationOf(connected.connectionId, stranger),
     (id) => id !== undefined,

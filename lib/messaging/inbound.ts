@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { resolveLocale } from '#answering/locales.js';
 import type { Logger } from '#platform/logger.js';
+import type { DeliveryProblem } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import { poll } from '#platform/poll.js';
 import type { Tenancy } from '#tenancy/index.js';
 import type { ConversationRef, ConversationTimers } from '#workflows/conversations/types.js';
-import type { ChannelState, DeliveryProblem } from './channel-state.js';
+import type { ChannelState } from './channel-state.js';
 import { deliveryProblemCode } from './graph-errors.js';
 import type { WebhookEvent } from './webhook-payload.js';
 import type { FeedbackReplies } from './feedback-replies.js';

@@ -17,9 +17,8 @@ import {
   type FakeMessagingPlatform,
 } from '#testing/fake-messaging-platform.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { messagingTenant, randomDigits as digits } from '#testing/messaging-tenant.js';
+import { channelStateOf, messagingTenant, randomDigits as digits } from '#testing/messaging-tenant.js';
 import { shopItems } from '#testing/shop-content.js';
-import { createChannelState } from './channel-state.js';
 import { validateOutboundPayload } from './outbound-message.js';
 
 /*
@@ -42,7 +41,7 @@ test.after.always(async () => {
 });
 
 const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
-const channel = () => createChannelState(stack.api.redis, stack.api.config.redis.prefix);
+const channel = () => channelStateOf(stack.api);
 const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
 
 /** A tenant with content, an admin, and a messaging connection of its own number and token. */

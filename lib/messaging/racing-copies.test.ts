@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { createLogger } from '#platform/logger.js';
 import { useTestRedis } from '#testing/redis.js';
+import { createEventPublisher } from '#conversations/events.js';
 import { createChannelState } from './channel-state.js';
 import { createInbound, TakingInUnfinishedError, type InboundDeps } from './inbound.js';
 import type { WebhookEvent } from './webhook-payload.js';
@@ -15,7 +16,8 @@ import type { WebhookEvent } from './webhook-payload.js';
 const testRedis = useTestRedis(test);
 
 function inboundWaiting(racingCopyWaitMs: number) {
-  const channel = createChannelState(testRedis.redis(), testRedis.prefix);
+  const redis = testRedis.redis();
+  const channel = createChannelState(redis, testRedis.prefix, createEventPublisher(redis, testRedis.prefix));
   const unused = () => {
     throw new Error('a duplicate must not reach the conversation');
   };

@@ -4,9 +4,8 @@ import { eventually } from '#testing/eventually.js';
 import { startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
 import { startHttpFake, type HttpFake } from '#testing/http-fake.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { messagingTenant } from '#testing/messaging-tenant.js';
+import { channelStateOf, messagingTenant } from '#testing/messaging-tenant.js';
 import { createConversationRecords } from '#conversations/records.js';
-import { createChannelState } from './channel-state.js';
 
 /*
  * Templates and agents' files on the messaging channel, end to end: the real API, worker, Temporal
@@ -49,7 +48,7 @@ test.after.always(async () => {
   await platform?.close();
 });
 
-const channel = () => createChannelState(stack.api.redis, stack.api.config.redis.prefix);
+const channel = () => channelStateOf(stack.api);
 
 /** A connected tenant whose customer wrote, and an agent who took the conversation over. */
 async function agentOnConversation(api = stack.api) {

@@ -288,14 +288,15 @@ test.serial('an activity run twice (a retry after its write) emits its event onc
   const target = await receiver();
   const tenant = await subscribedTenant(target, ['message.created']);
   const { redis, config } = api();
+  const events = createEventPublisher(redis, config.redis.prefix);
   const activities = createConversationActivities({
     records: createConversationRecords(redis, config.redis.prefix),
     transcript: createTranscript(redis, config.redis.prefix),
-    events: createEventPublisher(redis, config.redis.prefix),
+    events,
     answerQuestion: () => Promise.reject(new Error('no question is asked here')),
     answerBudget: createAnswerBudget(redis, { prefix: config.redis.prefix, perDay: 10 }),
     counts: createConversationCounts(redis, config.redis.prefix),
-    channel: createChannelState(redis, config.redis.prefix),
+    channel: createChannelState(redis, config.redis.prefix, events),
     outboundEvents: emitter(),
   });
   const conversation = {

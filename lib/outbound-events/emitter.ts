@@ -2,8 +2,7 @@ import type { Client } from '@temporalio/client';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { eventEndpointWorkflowId } from '#workflows/ids.js';
 import { outboundEventSignal } from '#workflows/outbound-events/messages.js';
-import type { DeliverySettings, EventEnvelope } from '#workflows/outbound-events/types.js';
-import type { deliverEventsWorkflow } from '#workflows/outbound-events/deliver-events.js';
+import type { DeliverEventsWorkflow, DeliverySettings, EventEnvelope } from '#workflows/outbound-events/types.js';
 import type { EventEndpoints } from './endpoints.js';
 import type { NewEvent } from './event-types.js';
 
@@ -26,7 +25,7 @@ export function createEventEmitter({ endpoints, temporal, taskQueue, settings, n
     async signal(envelope: EventEnvelope, endpointIds: string[]): Promise<void> {
       await Promise.all(
         endpointIds.map((endpointId) =>
-          temporal.workflow.signalWithStart<typeof deliverEventsWorkflow, [EventEnvelope]>('deliverEventsWorkflow', {
+          temporal.workflow.signalWithStart<DeliverEventsWorkflow, [EventEnvelope]>('deliverEventsWorkflow', {
             workflowId: eventEndpointWorkflowId(envelope.tenantId, endpointId),
             taskQueue,
             args: [{ tenantId: envelope.tenantId, endpointId, settings }],

@@ -20,7 +20,7 @@ export async function measureNoopLimit(
   const workers = Array.from({ length: processes }, (_, i) =>
     startTsProcess(
       `noop-worker-${i + 1}`,
-      [join('bench', 'noop-worker.ts')],
+      [join('tools', 'bench', 'noop-worker.ts')],
       {
         ...env,
         BENCH_TASK_QUEUE: noopQueue,

@@ -6,10 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createClient } from 'redis';
-
-export interface NoopActivities {
-  benchNoop(): Promise<void>;
-}
+import type { NoopActivities } from './noop-workflow.js';
 
 const env = (name: string) => {
   const value = process.env[name];

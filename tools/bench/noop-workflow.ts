@@ -1,5 +1,9 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { NoopActivities } from './noop-worker.js';
+
+/** The one activity it runs, provided by `noop-worker.ts`. */
+export interface NoopActivities {
+  benchNoop(): Promise<void>;
+}
 
 const { benchNoop } = proxyActivities<NoopActivities>({ startToCloseTimeout: '1 minute' });
 

@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { createChannelState } from '#messaging/channel-state.js';
+import { createEventPublisher } from '#conversations/events.js';
+import { createChannelState, type ChannelState } from '#messaging/channel-state.js';
 import { createUser, type TestApi } from './api.js';
 import { chattingTenant } from './chat.js';
 import { deliver, inboundText, sampleBusiness, type FakeMessagingPlatform } from './fake-messaging-platform.js';
 import { waitForJobs } from './ingestion.js';
+
+/** The messaging channel's state on the test API's Redis, under its prefix unless told: what a test reads of it. */
+export function channelStateOf(api: TestApi, prefix = api.config.redis.prefix): ChannelState {
+  return createChannelState(api.redis, prefix, createEventPublisher(api.redis, prefix));
+}
 
 /** `n` random digits, not starting with 0: a number id, a phone number, a customer's wa_id. */
 export const randomDigits = (n: number) =>
@@ -66,7 +72,7 @@ export async function messagingTenant(api: TestApi, platform: FakeMessagingPlatf
     /** Every call to the platform's send endpoint for this number, refused ones too. */
     calls: () => platform.requests.filter((request) => request.path.includes(`/${phoneNumberId}/messages`)),
     /** The customer's conversation, once there is one. */
-    conversationId: () => createChannelState(api.redis, api.config.redis.prefix).conversationOf(connectionId, customer),
+    conversationId: () => channelStateOf(api).conversationOf(connectionId, customer),
   };
 }
 

@@ -41,6 +41,12 @@ export interface ConversationInput {
   snapshot?: ConversationSnapshot;
 }
 
+/**
+ * `conversationWorkflow`'s signature, for its clients: `typeof` the workflow would bring its module, and with it the
+ * activities' types, into the library that starts it.
+ */
+export type ConversationWorkflow = (input: ConversationInput) => Promise<void>;
+
 export interface VisitorMessage {
   messageId: string;
   text: string;

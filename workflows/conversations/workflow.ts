@@ -27,7 +27,7 @@ import {
   windowClosedSignal,
 } from './messages.js';
 import { Conversation } from './state.js';
-import type { ConversationInput, ConversationRef, QueuedEffect } from './types.js';
+import type { ConversationInput, ConversationRef, ConversationWorkflow, QueuedEffect } from './types.js';
 
 // Answering a question may stream from a model for a while: it heartbeats, and gives up after a few
 // tries so the customer hears back instead of waiting on an outage.
@@ -152,6 +152,9 @@ export async function conversationWorkflow(input: ConversationInput): Promise<vo
   }
   await condition(allHandlersFinished);
 }
+
+// The signature its clients are given (`types.ts`).
+conversationWorkflow satisfies ConversationWorkflow;
 
 async function carryOut(ref: ConversationRef, conversation: Conversation, effect: QueuedEffect): Promise<void> {
   switch (effect.kind) {

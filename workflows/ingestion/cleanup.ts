@@ -1,7 +1,7 @@
 import { condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { sourceDeletedSignal } from './messages.js';
-import type { CleanupInput, CleanupResult, OrphanedSource, SourceDeletion } from './types.js';
+import type { CleanupInput, CleanupResult, CleanupWorkflow, OrphanedSource, SourceDeletion } from './types.js';
 
 const { findOrphanedSources, findOrphanPage, recordDeletedSources, requestSourceDeletions } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -45,6 +45,9 @@ export async function cleanupWorkflow(input: CleanupInput): Promise<CleanupResul
   if (orphans.length > batch.length) return continueAsNew<typeof cleanupWorkflow>({ ...input, deletedSoFar: deleted });
   return { deleted: deleted.length, orphanedExternalIds: deleted };
 }
+
+// The signature its clients are given (`types.ts`).
+cleanupWorkflow satisfies CleanupWorkflow;
 
 /**
  * One page of orphans (about `batchSize`, found by the activity after the cursor) per run: each

@@ -17,7 +17,7 @@ import { sourceKeyOf } from '../ids.js';
 import { knowledgeBaseIdKey, sourceTypeKey } from '../search-attributes.js';
 import { itemOperationSignal, sourceDeletedSignal } from './messages.js';
 import { ingestPriorityKeys, taskPriority } from './task-queues.js';
-import type { DeleteOperation, IngestOperation, ItemOperation, ReembedOperation } from './types.js';
+import type { DeleteOperation, IngestItemWorkflow, IngestOperation, ItemOperation, ReembedOperation } from './types.js';
 
 // One activity does the whole of a version (normalize, chunk, embed, index): every history event
 // is a write, so the workflow stays as lean as one activity. Transient failures (Weaviate or the
@@ -87,6 +87,9 @@ export async function ingestItemWorkflow(identity: ItemIdentity, carried: ItemOp
     if (reembeds.length > 0 && !settled) await reembedVersion(identity, reembeds);
   }
 }
+
+// The signature its clients are given (`types.ts`).
+ingestItemWorkflow satisfies IngestItemWorkflow;
 
 /** Signals one run takes in before it continues as new (each carries up to about 1 MiB). */
 const operationsPerRun = 500;

@@ -1,7 +1,7 @@
 import { makeContinueAsNewFunc, proxyActivities, setHandler, sleep, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { reindexProgressQuery } from './messages.js';
-import type { ReindexInput, ReindexProgress, ReindexResume } from './types.js';
+import type { ReindexInput, ReindexKnowledgeBaseWorkflow, ReindexProgress, ReindexResume } from './types.js';
 
 const { listSourcesToReembed, countSourcesToReembed, requestReembeds } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
@@ -83,6 +83,9 @@ export async function reindexKnowledgeBaseWorkflow(input: ReindexInput): Promise
     }
   }
 }
+
+// The signature its clients are given (`types.ts`).
+reindexKnowledgeBaseWorkflow satisfies ReindexKnowledgeBaseWorkflow;
 
 function complete(progress: ReindexProgress, publish: () => void): ReindexProgress {
   progress.state = 'completed';

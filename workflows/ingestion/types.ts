@@ -1,3 +1,5 @@
+import type { ItemIdentity } from '../ids.js';
+
 /** What the ingestion workflows and activities exchange; plain data, serialisable as JSON. */
 
 export const sourceTypes = ['PRODUCT', 'ARTICLE', 'SERVICE', 'PERSON', 'PAGE'] as const;
@@ -160,3 +162,11 @@ export interface ReindexInput {
   knowledgeBaseId: string;
   resume?: ReindexResume;
 }
+
+/**
+ * The ingestion workflows' signatures, for their clients: `typeof` the workflow would bring its module, and with it the
+ * activities' types, into the library that starts it.
+ */
+export type IngestItemWorkflow = (identity: ItemIdentity, carried?: ItemOperation[]) => Promise<void>;
+export type CleanupWorkflow = (input: CleanupInput) => Promise<CleanupResult>;
+export type ReindexKnowledgeBaseWorkflow = (input: ReindexInput) => Promise<ReindexProgress>;

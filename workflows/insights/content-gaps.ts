@@ -1,7 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '#activities/index.js';
 import { gapsChangedSignal } from './messages.js';
-import type { ContentGapsInput } from './types.js';
+import type { ContentGapsInput, ContentGapsWorkflow } from './types.js';
 
 // Loading and clustering 50,000 gaps takes seconds; Redis away is retried.
 const { clusterContentGaps } = proxyActivities<Activities>({
@@ -45,3 +45,6 @@ export async function contentGapsWorkflow(input: ContentGapsInput): Promise<void
     }
   }
 }
+
+// The signature its clients are given (`types.ts`).
+contentGapsWorkflow satisfies ContentGapsWorkflow;

@@ -6,3 +6,9 @@ export interface ContentGapsInput {
   /** Carried over continue-as-new: a signal came after the last clustering. */
   pending?: boolean;
 }
+
+/**
+ * `contentGapsWorkflow`'s signature, for its client: `typeof` the workflow would bring its module, and with it the
+ * activities' types, into the library that starts it.
+ */
+export type ContentGapsWorkflow = (input: ContentGapsInput) => Promise<void>;

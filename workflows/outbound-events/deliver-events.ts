@@ -13,7 +13,7 @@ import { eventDeliveryWorkflowId } from '../ids.js';
 import { deliverEventWorkflow } from './deliver-event.js';
 import { outboundEventSignal, previousDeliveredSignal } from './messages.js';
 import type { Activities } from '#activities/index.js';
-import { defaultBacklog, type DeliverEventsInput, type EventEnvelope } from './types.js';
+import { defaultBacklog, type DeliverEventsInput, type DeliverEventsWorkflow, type EventEnvelope } from './types.js';
 
 // Redis away is retried here; the skipped list is a few hundred kB at most (ids and types).
 const { giveUpEventBacklog } = proxyActivities<Activities>({
@@ -122,6 +122,9 @@ export async function deliverEventsWorkflow(input: DeliverEventsInput): Promise<
     }
   }
 }
+
+// The signature its clients are given (`types.ts`).
+deliverEventsWorkflow satisfies DeliverEventsWorkflow;
 
 /** Starts the event's delivery, waiting for `predecessor` when that is still under way. */
 function deliver(

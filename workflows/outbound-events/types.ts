@@ -43,6 +43,12 @@ export interface DeliverEventsInput {
   seen?: string[];
 }
 
+/**
+ * `deliverEventsWorkflow`'s signature, for its client: `typeof` the workflow would bring its module, and with it the
+ * activities' types, into the library that starts it.
+ */
+export type DeliverEventsWorkflow = (input: DeliverEventsInput) => Promise<void>;
+
 export interface DeliverEventInput {
   tenantId: string;
   endpointId: string;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { createConversationRecords } from '#conversations/records.js';
-import { createChannelState } from '#messaging/channel-state.js';
 import { chattingTenant, readEventStream, type ChatVisitor } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { channelStateOf } from '#testing/messaging-tenant.js';
 import type { TestApi } from '#testing/api.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from '#api/schemas/common.js';
@@ -252,7 +252,7 @@ test('a messaging conversation shows its window and delivery problem, and a repl
   const { tenant, operator, ada } = await inboxTenant();
   // A messaging conversation as the inbound side records it (no workflow: the refusal must come first).
   const records = createConversationRecords(api.redis, api.config.redis.prefix);
-  const channel = createChannelState(api.redis, api.config.redis.prefix);
+  const channel = channelStateOf(api);
   const conversationId = randomUUID();
   await records.create({
     conversationId,

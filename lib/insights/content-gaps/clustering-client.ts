@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { contentGapsWorkflowId } from '#workflows/ids.js';
-import type { contentGapsWorkflow } from '#workflows/insights/content-gaps.js';
+import type { ContentGapsWorkflow } from '#workflows/insights/types.js';
 import { gapsChangedSignal } from '#workflows/insights/messages.js';
 import type { GapOwner } from './types.js';
 
@@ -12,7 +12,7 @@ import type { GapOwner } from './types.js';
 export function createGapsClusteringClient(temporal: Pick<Client, 'workflow'>, taskQueue: string, settleSeconds: number) {
   return tagUnavailable('temporal', {
     async changed(owner: GapOwner): Promise<void> {
-      await temporal.workflow.signalWithStart<typeof contentGapsWorkflow, []>('contentGapsWorkflow', {
+      await temporal.workflow.signalWithStart<ContentGapsWorkflow, []>('contentGapsWorkflow', {
         workflowId: contentGapsWorkflowId(owner.tenantId, owner.operatorId),
         taskQueue,
         args: [{ ...owner, settleSeconds }],

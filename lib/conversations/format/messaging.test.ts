@@ -1,7 +1,7 @@
 import test from 'ava';
 import { formatForMessaging, labelAsAi, type MessagingFormatOptions } from './messaging.js';
-import { stringsFor } from '../locales.js';
-import type { Citation } from '../types.js';
+import { stringsFor } from '#answering/locales.js';
+import type { Citation } from '#answering/types.js';
 
 const EN_LABEL = `_${stringsFor('en').aiLabel}_`;
 const DE_LABEL = `_${stringsFor('de').aiLabel}_`;

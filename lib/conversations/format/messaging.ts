@@ -1,6 +1,6 @@
 import { formatForWidget } from './widget.js';
-import { stringsFor, type Locale } from '../locales.js';
-import type { Citation } from '../types.js';
+import { stringsFor, type Locale } from '#answering/locales.js';
+import type { Citation } from '#answering/types.js';
 
 /*
  * Answers for a WhatsApp-style messaging channel: short replies read on a phone, in the platform's
