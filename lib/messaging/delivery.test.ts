@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { ChatMessage } from '#conversations/chat-message.js';
+import { createEventPublisher } from '#conversations/events.js';
 import { createTranscript, type Transcript } from '#conversations/transcript.js';
 import { createChannelState } from './channel-state.js';
 import { createGraphClient } from './graph-client.js';
@@ -36,7 +37,7 @@ const connection: DeliveryConnection = {
 async function setUp(options: { graphTimeoutMs?: number } = {}) {
   const redis = testRedis.redis();
   const transcript = createTranscript(redis, testRedis.prefix);
-  const channel = createChannelState(redis, testRedis.prefix);
+  const channel = createChannelState(redis, testRedis.prefix, createEventPublisher(redis, testRedis.prefix));
   const customer = String(15550000000 + Math.floor(Math.random() * 9_999_999));
   const ref: ConversationRef = {
     conversationId: randomUUID(),

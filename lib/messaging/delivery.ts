@@ -1,7 +1,8 @@
 import { resolveLocale, stringsFor } from '#answering/locales.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
+import type { DeliveryProblem } from '#conversations/events.js';
 import type { Transcript } from '#conversations/transcript.js';
-import type { ChannelState, DeliveryProblem } from './channel-state.js';
+import type { ChannelState } from './channel-state.js';
 import { GraphApiError, type GraphClient, type GraphCredential } from './graph-client.js';
 import { extrasPayloads, sendableOutsideWindow } from './agent-extras.js';
 import { deliveryProblemCode } from './graph-errors.js';
