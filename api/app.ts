@@ -79,7 +79,7 @@ import { createContentGapsRouter, type ContentGapsRouterDeps } from './routes/in
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
 import { createMessagingWebhooksRouter } from './routes/messaging-webhooks.js';
-import type { EventStreams } from './event-stream.js';
+import type { EventStreams } from './server-sent-events.js';
 import type { StreamsConfig } from '#platform/config.js';
 import type { ApiState } from './state.js';
 

@@ -63,7 +63,7 @@ import { createGapRecorder } from '#insights/content-gaps/recorder.js';
 import { createContentGapStore } from '#insights/content-gaps/store.js';
 import { spaceKey } from '#insights/content-gaps/vectors.js';
 import { createApp } from './app.js';
-import { createEventStreams } from './event-stream.js';
+import { createEventStreams } from './server-sent-events.js';
 import { createApiMetrics } from './metrics.js';
 import type { ApiState } from './state.js';
 

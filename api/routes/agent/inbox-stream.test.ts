@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { EventStream } from '#api/event-stream.js';
+import type { EventStream } from '#api/server-sent-events.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 
 /** An event stream that records what is sent and can be ended like a leaving client. */
