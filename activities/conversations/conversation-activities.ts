@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { AnswerQuestion, AnsweredQuestion } from '#answering/answer-question.js';
 import { asksForHuman } from '#answering/handoff-intent.js';
-import { resolveLocale, stringsFor, type OperatorStrings } from '#answering/locales.js';
+import { stringsFor, type OperatorStrings } from '#answering/locales.js';
+import { resolveLocale } from '#workflows/locales.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationEvent, EventPublisher } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { resolveLocale, stringsFor } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
+import { resolveLocale } from '#workflows/locales.js';
 import { isEventId, type EventFollower } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { StartWidgetConversation } from '#conversations/start.js';

@@ -1,7 +1,8 @@
 import type { ComposedAnswer } from '#answering/types.js';
 import { formatForMessaging, labelAsAi } from '#answering/format/messaging.js';
 import { formatForWidget } from '#answering/format/widget.js';
-import { stringsFor, type Locale } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
+import type { Locale } from '#workflows/locales.js';
 import type { ChatMessage } from './chat-message.js';
 import type { AgentReplyExtras, Channel } from '#workflows/conversations/types.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { resolveLocale } from '#answering/locales.js';
+import { resolveLocale } from '#workflows/locales.js';
 import type { Logger } from '#platform/logger.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
@@ -93,7 +93,7 @@ export function createInbound({
       operatorId: operator.id,
       knowledgeBaseId: operator.knowledgeBaseId,
       channel: 'messaging',
-      locale: resolveLocale(operator.locale ?? 'en'),
+      locale: resolveLocale(operator.locale),
       messaging: { connectionId: connection.id, customer },
     };
     const created = await records.create({ ...ref, visitorTokenHash: '', contact: customerName ? { name: customerName } : {} });

@@ -1,5 +1,6 @@
 import { formatForWidget } from './widget.js';
-import { stringsFor, type Locale } from '../locales.js';
+import type { Locale } from '#workflows/locales.js';
+import { stringsFor } from '../locales.js';
 import type { Citation } from '../types.js';
 
 /*
