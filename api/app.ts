@@ -19,7 +19,7 @@ import type { OperatorIdentities } from '#tenancy/operator-identity.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { Ratings } from '#insights/ratings.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
-import { createAnswerBudget } from '#conversations/answer-budget.js';
+import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationTimers } from '#workflows/conversations/types.js';
 import type { ArticleFeed } from '#articles/ai-feed.js';
 import type { ArticleSearch } from '#articles/article-search.js';
@@ -36,7 +36,7 @@ import type { ConnectorSchedules } from '#connectors/schedules.js';
 import type { ProductWebhooks } from '#connectors/product-webhooks.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { Reports } from '#insights/reports.js';
-import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
+import type { ShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { traceRequests } from './middleware/trace-requests.js';
@@ -47,7 +47,7 @@ import { rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
 import { createAgentRouter } from './routes/agent/routes.js';
-import { createReplyExtras, type ReplyExtrasDeps } from './routes/agent/reply-extras.js';
+import type { ReplyExtras } from './routes/agent/reply-extras.js';
 import { createAgentPageRouter } from './routes/agent/page.js';
 import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
 import { createAdminArticlesRouter } from './routes/articles/admin.js';
@@ -79,7 +79,7 @@ import { createContentGapsRouter, type ContentGapsRouterDeps } from './routes/in
 import { createOpenApiRouter } from './routes/openapi.js';
 import { createShopWebhooksRouter } from './routes/shop-webhooks.js';
 import { createMessagingWebhooksRouter } from './routes/messaging-webhooks.js';
-import type { EventStreams } from './event-stream.js';
+import type { EventStreams } from './server-sent-events.js';
 import type { StreamsConfig } from '#platform/config.js';
 import type { ApiState } from './state.js';
 
@@ -114,6 +114,8 @@ export interface AppDeps {
     inbox: Inbox;
     /** Answer ratings and satisfaction scores (docs/insights.md). */
     ratings: Ratings;
+    /** Each operator's AI answers per UTC day. */
+    answerBudget: Pick<AnswerBudget, 'spend'>;
   };
   /** Verified visitor identity: operators' identity secrets, tokens, sessions (docs/widget.md). */
   identity: {
@@ -131,8 +133,8 @@ export interface AppDeps {
     allowDevelopmentMode: boolean;
     /** The business's approved templates, per connection. */
     templates: MessageTemplates;
-    /** Agents' files: fetched by the outbound client, uploaded to the platform's media endpoint. */
-    media: ReplyExtrasDeps['media'];
+    /** What agents may send besides text: the approved templates, and files fetched by the outbound client. */
+    extras: ReplyExtras;
   };
   connectors: {
     records: ConnectorRecords;
@@ -141,6 +143,8 @@ export interface AppDeps {
     schedules: ConnectorSchedules;
     /** Product webhooks handed to workflows. */
     productWebhooks: ProductWebhooks;
+    /** The shop's webhook deliveries taken in already: a replay is not taken in twice. */
+    webhookReplays: ShopWebhookReplays;
     /** In production, connectors reach public https addresses only. */
     production: boolean;
   };
@@ -169,7 +173,6 @@ export interface AppDeps {
     chat: Omit<ChatBudgets, 'prefix'> & {
       timers: ConversationTimers;
       replyTimeoutMs: number;
-      operatorAnswersPerDay: number;
     };
   };
 }
@@ -251,7 +254,6 @@ export function createApp({
       ...chat,
       identity,
       rateLimits: widgetBudgets,
-      answerBudget: createAnswerBudget(redis, { prefix: settings.redisPrefix, perDay: settings.chat.operatorAnswersPerDay }),
       settings: settings.chat,
       streams,
       streamCaps: settings.streams,
@@ -293,14 +295,14 @@ export function createApp({
     createShopWebhooksRouter({
       connectors: connectors.records,
       productWebhooks: connectors.productWebhooks,
-      replays: createShopWebhookReplays(redis, settings.redisPrefix),
+      replays: connectors.webhookReplays,
     }),
     createAgentRouter({
       requireUser,
       tenancy,
       ...chat,
       channel: messaging.channel,
-      extras: createReplyExtras({ connections: messaging.connections, templates: messaging.templates, media: messaging.media }),
+      extras: messaging.extras,
       streams,
       streamSettings: settings.streams,
     }),

@@ -2,69 +2,45 @@ import type Koa from 'koa';
 import { requireSetting, type Config } from '#platform/config.js';
 import { dependencyChecks } from '#platform/dependency-health.js';
 import type { Logger } from '#platform/logger.js';
-import { closeRedisClient, connectInBackground, createRedisClient, type RedisClient } from '#platform/redis.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { serviceVersion } from '#platform/version.js';
-import { createWeaviateClient } from '#platform/weaviate.js';
 import { createMetricsRegistry } from '#platform/metrics/registry.js';
 import type { Telemetry } from '#platform/telemetry.js';
-import { traceCalls } from '#platform/tracing/traced-calls.js';
-import { traceRedisCommands } from '#platform/tracing/traced-redis.js';
 import { createTenancy } from '#tenancy/index.js';
-import { createProcessEmbedders } from '#knowledge/embeddings/index.js';
-import { createChunkIndex } from '#knowledge/chunk-index.js';
-import { createJobStore } from '#knowledge/jobs.js';
-import { createIngestionClient } from '#knowledge/ingestion-client.js';
+import { createOperatorIdentities } from '#tenancy/operator-identity.js';
 import { createCleanupClient } from '#knowledge/cleanup-client.js';
-import { createCleanupLists } from '#knowledge/cleanup-lists.js';
-import { createKnowledgeSearch } from '#knowledge/search.js';
 import { createReindexClient } from '#knowledge/reindex-client.js';
 import { createEventFollower, createEventPublisher } from '#conversations/events.js';
 import { createInbox } from '#conversations/inbox.js';
-import { createConversationRecords } from '#conversations/records.js';
 import { createWidgetConversationStart } from '#conversations/start.js';
 import { createVerifiedVisitors } from '#conversations/verified-visitors.js';
 import { createVisitorIdentity } from '#conversations/visitor-identity.js';
-import { createOperatorIdentities } from '#tenancy/operator-identity.js';
-import { createTranscript } from '#conversations/transcript.js';
-import { createRatings } from '#insights/ratings.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
-import { createSourceStore } from '#knowledge/sources.js';
+import { createRatings } from '#insights/ratings.js';
 import { createArticleFeed } from '#articles/ai-feed.js';
 import { createArticleSearch } from '#articles/article-search.js';
 import { createQuestionSearch } from '#articles/question-search.js';
 import { createArticleStore } from '#articles/store.js';
-import { createChannelState } from '#messaging/channel-state.js';
-import { createMessagingConnections } from '#messaging/connections.js';
 import { createGraphMediaClient } from '#messaging/graph-media.js';
 import { createMessageTemplates } from '#messaging/templates.js';
-import { createOutboundHttp, everyNetwork } from '#platform/outbound/outbound-http.js';
-import { announcingCreation } from '#outbound-events/announced-conversations.js';
-import { createDeliveryLog } from '#outbound-events/deliveries.js';
-import { createEventEmitter } from '#outbound-events/emitter.js';
-import { createEventEndpoints } from '#outbound-events/endpoints.js';
-import { deliverySettingsOf } from '#outbound-events/settings.js';
 import { createInbound } from '#messaging/inbound.js';
 import { createAcknowledger, createFeedbackReplies } from '#messaging/feedback-replies.js';
-import { createGraphClient } from '#messaging/graph-client.js';
-import { createConversationCounts } from '#insights/conversation-counts.js';
-import { secretBoxFromConfig } from '#platform/secret-box.js';
+import { announcingCreation } from '#outbound-events/announced-conversations.js';
 import { createConnectorSetup } from '#connectors/connect.js';
-import { createConnectorRecords } from '#connectors/records.js';
 import { createProductWebhooks } from '#connectors/product-webhooks.js';
 import { createConnectorSchedules } from '#connectors/schedules.js';
-import { createSyncState } from '#connectors/sync-state.js';
+import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { createDayCounters } from '#insights/day-counters.js';
 import { createReports } from '#insights/reports.js';
 import { createAddressedMarks } from '#insights/content-gaps/addressed.js';
-import { createGapsClusteringClient } from '#insights/content-gaps/clustering-client.js';
 import { createClusterResults } from '#insights/content-gaps/results.js';
-import { createGapRecorder } from '#insights/content-gaps/recorder.js';
-import { createContentGapStore } from '#insights/content-gaps/store.js';
 import { spaceKey } from '#insights/content-gaps/vectors.js';
+import { openClients } from '#wiring/clients.js';
+import { createStores } from '#wiring/stores.js';
 import { createApp } from './app.js';
-import { createEventStreams } from './event-stream.js';
+import { createEventStreams } from './server-sent-events.js';
 import { createApiMetrics } from './metrics.js';
+import { createReplyExtras } from './routes/agent/reply-extras.js';
 import type { ApiState } from './state.js';
 
 export interface WiredApi {
@@ -80,72 +56,60 @@ export interface WiredApi {
 }
 
 /**
- * Builds the API from its configuration: one client per dependency, created here once, then the
- * app. The server entry and the integration tests both start the API this way.
+ * Builds the API from its configuration: one client per dependency, created here once, the stores it
+ * shares with the worker (`lib/wiring/`), what is the API's alone, then the app. The server entry and
+ * the integration tests both start the API this way.
  */
 export async function wireApi(config: Config, logger: Logger, telemetry: Partial<Telemetry> = {}): Promise<WiredApi> {
   const registry = telemetry.metrics ?? createMetricsRegistry();
   const tracer = telemetry.tracing?.tracer;
-  const untracedRedis = createRedisClient(config.redis.url, logger);
-  const redis = tracer ? traceRedisCommands(untracedRedis, tracer) : untracedRedis;
-  connectInBackground(redis, logger);
+  const clients = await openClients(config, logger, tracer ? { tracer } : {});
+  const { redis, weaviate, outbound } = clients;
   // Followers of conversations listen on a connection of their own (Redis Pub/Sub takes it over).
-  const subscriber = untracedRedis.duplicate();
-  subscriber.on('error', () => undefined);
-  connectInBackground(subscriber, logger);
-  const weaviate = await createWeaviateClient(config.weaviate);
+  const subscriber = clients.newRedisConnection();
   const temporal = createTemporalClient(config.temporal, tracer);
-  // The API embeds only queries: the search route's and nothing else.
-  const { queries: embedder } = await createProcessEmbedders(config.embeddings, config.localModel);
-  const untracedChunks = createChunkIndex(weaviate, embedder.space);
-  const chunkIndex = tracer ? traceCalls(untracedChunks, tracer, 'weaviate') : untracedChunks;
   const streams = createEventStreams(config.streams);
-  const secretBox = secretBoxFromConfig(config);
-  const eventEndpoints = createEventEndpoints(redis, config.redis.prefix, secretBox);
-  const conversations = announcingCreation(
-    createConversationClient(temporal.client, config.temporal.taskQueue, { actionWaitMs: config.workflowWaitMs }),
-    createEventEmitter({
-      endpoints: eventEndpoints,
-      temporal: temporal.client,
-      taskQueue: config.temporal.taskQueue,
-      settings: deliverySettingsOf(config.events),
-    }),
-    (error) => logger.warn({ err: { message: (error as Error).message } }, 'conversation.created not emitted'),
-  );
   const metrics = createApiMetrics(registry, {
     openStreams: () => streams.size,
+    // Read at each scrape, once `conversations` below exists.
     waitingHandoffs: () => conversations.countWaitingForAgent(),
     logger,
   });
-  const jobs = createJobStore(redis, config.redis.prefix, { observer: metrics.jobs });
-  const ingestion = createIngestionClient(temporal.client, config.temporal.taskQueue, jobs);
+  // The API embeds only queries: the search route's, and the questions of answers rated down.
+  const stores = createStores({
+    config,
+    logger,
+    redis,
+    weaviate,
+    temporal: temporal.client,
+    embedders: clients.embedders,
+    ...(tracer ? { tracer } : {}),
+    jobObserver: metrics.jobs,
+  });
+  const { secretBox, knowledge, insights } = stores;
+  const { records, transcript } = stores.conversations;
+  const { channel, connections: messagingConnections } = stores.messaging;
+  const { ingestion, jobs, sources, chunkIndex } = knowledge;
+  const { counts } = insights;
+  const conversations = announcingCreation(
+    createConversationClient(temporal.client, config.temporal.taskQueue, { actionWaitMs: config.workflowWaitMs }),
+    stores.outboundEvents.emitter,
+    (error) => logger.warn({ err: { message: (error as Error).message } }, 'conversation.created not emitted'),
+  );
   const articleStore = createArticleStore(redis, config.redis.prefix);
-  const sources = createSourceStore(redis, config.redis.prefix);
   const articleUrl = (article: { knowledgeBaseId: string; slug: string }) =>
     config.helpCenterArticleUrl
       .replace('{knowledgeBaseId}', article.knowledgeBaseId)
       .replace('{slug}', encodeURIComponent(article.slug));
   const tenancy = createTenancy(redis, config.redis.prefix, { credentials: config.credentials });
-  const records = createConversationRecords(redis, config.redis.prefix);
-  const transcript = createTranscript(redis, config.redis.prefix);
-  const channel = createChannelState(redis, config.redis.prefix, createEventPublisher(redis, config.redis.prefix));
-  const counts = createConversationCounts(redis, config.redis.prefix);
-  const messagingConnections = createMessagingConnections(redis, config.redis.prefix, secretBox);
   const timers = { agentWaitNoticeMs: config.conversations.agentWaitNoticeMs, idleTimeoutMs: config.conversations.idleTimeoutMs };
-  const connectorRecords = createConnectorRecords(redis, config.redis.prefix, secretBox);
+  const connectorRecords = stores.connectors.records;
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
   const follower = createEventFollower(redis, subscriber, config.redis.prefix);
   const identities = createOperatorIdentities(redis, config.redis.prefix, secretBox);
-  // Agents' images and documents, fetched as connectors fetch (loadConfig refuses the allowance in production).
-  const outbound = createOutboundHttp({
-    allowedNetworks: config.outbound.allowPrivateNetworks ? everyNetwork : [],
-    httpsOnly: config.env === 'production',
-    maxResponseBytes: config.outbound.maxResponseBytes,
-  });
+  const templates = createMessageTemplates(redis, config.redis.prefix);
 
-  const gapStore = createContentGapStore(redis, config.redis.prefix);
-  const gapsClustering = createGapsClusteringClient(temporal.client, config.temporal.taskQueue, config.contentGapsSettleSeconds);
-  const gapResults = createClusterResults(gapStore);
+  const gapResults = createClusterResults(insights.contentGaps.store);
   // A new `down` becomes a content gap, as an unanswered question does in the worker.
   const ratings = createRatings({
     redis,
@@ -153,16 +117,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
     records,
     transcript,
     logger,
-    onRatedDown: createGapRecorder({
-      store: gapStore,
-      embedder,
-      recorded: gapsClustering.changed,
-      onError: (error, gap) =>
-        logger.warn(
-          { err: { message: (error as Error).message }, conversationId: gap.conversationId },
-          'content gap not recorded',
-        ),
-    }),
+    onRatedDown: insights.contentGaps.record,
   });
 
   const app = createApp({
@@ -172,17 +127,12 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
     redis,
     tenancy,
     ingestion,
-    cleanups: createCleanupClient(temporal.client, config.temporal.taskQueue, createCleanupLists(redis, config.redis.prefix), {
+    cleanups: createCleanupClient(temporal.client, config.temporal.taskQueue, knowledge.cleanupLists, {
       waitMs: config.cleanupWaitMs,
     }),
     reindex: createReindexClient(temporal.client, config.temporal.taskQueue),
     jobs,
-    search: createKnowledgeSearch({
-      chunkIndex,
-      embedder,
-      sources,
-      minSimilarity: config.searchMinSimilarity,
-    }),
+    search: knowledge.search,
     checks: dependencyChecks({ redis, weaviate, temporal: temporal.client }),
     articles: {
       store: articleStore,
@@ -198,6 +148,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       startConversation: createWidgetConversationStart({ records, transcript, conversations, timers, started: counts.started }),
       inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
       ratings,
+      answerBudget: stores.conversations.answerBudget,
     },
     identity: {
       identities,
@@ -218,17 +169,18 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
           records,
           transcript,
           ratings,
-          acknowledger: createAcknowledger({
-            connections: messagingConnections,
-            graph: createGraphClient({ baseUrl: config.graphApiBaseUrl }),
-            logger,
-          }),
+          acknowledger: createAcknowledger({ connections: messagingConnections, graph: stores.messaging.graph, logger }),
         }),
       }),
       channel,
       allowDevelopmentMode: config.env !== 'production',
-      templates: createMessageTemplates(redis, config.redis.prefix),
-      media: { http: outbound, graph: createGraphMediaClient({ baseUrl: config.graphApiBaseUrl }) },
+      templates,
+      // Agents' images and documents, fetched as connectors fetch.
+      extras: createReplyExtras({
+        connections: messagingConnections,
+        templates,
+        media: { http: outbound, graph: createGraphMediaClient({ baseUrl: config.graphApiBaseUrl }) },
+      }),
     },
     connectors: {
       records: connectorRecords,
@@ -238,18 +190,19 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
         schedules,
         maxPerTenant: config.connectors.perTenant,
       }),
-      syncState: createSyncState(redis, config.redis.prefix),
+      syncState: stores.connectors.syncState,
       schedules,
       productWebhooks: createProductWebhooks(temporal.client, config.temporal.taskQueue),
+      webhookReplays: createShopWebhookReplays(redis, config.redis.prefix),
       production: config.env === 'production',
     },
-    outboundEvents: { endpoints: eventEndpoints, deliveries: createDeliveryLog(redis, config.redis.prefix) },
+    outboundEvents: { endpoints: stores.outboundEvents.endpoints, deliveries: stores.outboundEvents.deliveries },
     contentGaps: {
       results: gapResults,
       marks: createAddressedMarks({
-        store: gapStore,
-        space: spaceKey(embedder.space),
-        changed: gapsClustering.changed,
+        store: insights.contentGaps.store,
+        space: spaceKey(clients.embedders.queries.space),
+        changed: insights.contentGaps.clustering.changed,
         onError: (error) => logger.warn({ err: { message: (error as Error).message } }, 'content gaps not clustered again'),
       }),
     },
@@ -279,7 +232,6 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
         conversationsPerHour: config.conversations.conversationsPerHour,
         ratingsPerVisitor: config.conversations.ratingsPerVisitor,
         ratingsOperatorPerMinute: config.conversations.ratingsOperatorPerMinute,
-        operatorAnswersPerDay: config.conversations.operatorAnswersPerDay,
       },
     },
   });
@@ -290,13 +242,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
     live: { streams: () => streams.size, followings: () => follower.size },
     reconnectStreams: () => streams.reconnectAll(),
     async close() {
-      await Promise.allSettled([
-        closeRedisClient(redis),
-        closeRedisClient(subscriber),
-        weaviate.close(),
-        temporal.close(),
-        outbound.close(),
-      ]);
+      await Promise.allSettled([clients.close(), temporal.close()]);
     },
   };
 }

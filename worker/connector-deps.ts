@@ -2,14 +2,12 @@ import { Context, heartbeat } from '@temporalio/activity';
 import type { ConnectorActivityDeps } from '#activities/connectors/deps.js';
 import { createIngestionClient } from '#connector-sdk/index.js';
 import { createCmsApi } from '#connectors/cms/cms-api.js';
-import { createConnectorRecords } from '#connectors/records.js';
+import type { ConnectorRecords } from '#connectors/records.js';
 import type { Patience } from '#connectors/retrying-get.js';
 import { createShopApi } from '#connectors/shop/shop-api.js';
-import { createSyncState, type SyncRunObserver } from '#connectors/sync-state.js';
+import type { SyncState } from '#connectors/sync-state.js';
 import type { Logger } from '#platform/logger.js';
 import type { OutboundHttp } from '#platform/outbound/outbound-http.js';
-import type { RedisClient } from '#platform/redis.js';
-import type { SecretBox } from '#platform/secret-box.js';
 
 /** A source's client must leave this much of its activity's start-to-close to send what it read. */
 const sendingReserveMs = 60_000;
@@ -28,15 +26,12 @@ const maxWaitMs = 30_000;
  * and the wait under way, which frees the worker slot.
  */
 export function createConnectorActivityDeps(options: {
-  redis: RedisClient;
-  prefix: string;
-  secretBox: SecretBox;
+  records: ConnectorRecords;
+  syncState: SyncState;
   ingestionApiUrl: string;
   http: OutboundHttp;
   logger: Logger;
   maxPagesPerRun: number;
-  /** Told of each sync run that ends (the metrics). */
-  runs?: SyncRunObserver;
 }): ConnectorActivityDeps {
   const { logger } = options;
   const progress = () => heartbeat();
@@ -55,8 +50,8 @@ export function createConnectorActivityDeps(options: {
     };
   };
   return {
-    connectors: createConnectorRecords(options.redis, options.prefix, options.secretBox),
-    syncState: createSyncState(options.redis, options.prefix, options.runs ? { observer: options.runs } : {}),
+    connectors: options.records,
+    syncState: options.syncState,
     maxPagesPerRun: options.maxPagesPerRun,
     progress,
     ingestionClient: (apiKey) =>

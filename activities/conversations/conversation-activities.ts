@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { AnswerQuestion, AnsweredQuestion } from '#answering/answer-question.js';
 import { asksForHuman } from '#answering/handoff-intent.js';
-import { resolveLocale, stringsFor } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
 import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationEvent, EventPublisher } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
@@ -93,7 +93,7 @@ export function createConversationActivities({
     /** Takes in a visitor's message while the AI has the conversation, and answers it (streaming). */
     async answerVisitorMessage(input: { conversation: ConversationRef; message: VisitorMessage }): Promise<VisitorMessageResult> {
       const { conversation: ref, message } = input;
-      const locale = resolveLocale(ref.locale);
+      const { locale } = ref;
       const replyTo = message.messageId;
       const reply = { id: `${message.messageId}.reply`, replyTo, channel: ref.channel, locale };
       await record(ref, visitorMessage(message.messageId, message.text, now().toISOString()));
@@ -152,7 +152,7 @@ export function createConversationActivities({
     }): Promise<void> {
       const { conversation: ref, message } = input;
       await record(ref, visitorMessage(message.messageId, message.text, now().toISOString()));
-      const locale = resolveLocale(ref.locale);
+      const { locale } = ref;
       const reply =
         input.notice === 'answerFailed'
           ? aiNoticeMessage(

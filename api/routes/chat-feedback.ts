@@ -14,7 +14,7 @@ import {
 } from '../schemas/chat-feedback.js';
 import type { ChatState } from '../state.js';
 import type { ChatRouterDeps } from './chat.js';
-import { visitorGuards } from './chat-visitor.js';
+import { visitorGuards, visitorTokenHeader } from './chat-visitor.js';
 
 export interface ChatFeedbackRouterDeps {
   tenancy: ChatRouterDeps['tenancy'];
@@ -23,8 +23,6 @@ export interface ChatFeedbackRouterDeps {
   rateLimits: ChatRateLimits;
   ratings: Pick<Ratings, 'rateAnswer' | 'rateSatisfaction' | 'satisfactionOf'>;
 }
-
-const visitorToken = { name: 'x-visitor-token', required: true, description: 'The token the conversation was started with.' };
 
 /**
  * The widget's ratings (docs/insights.md, "Feedback"): an AI answer rated up or down, the 1–5 score
@@ -47,7 +45,7 @@ export function createChatFeedbackRouter({ tenancy, records, identity, rateLimit
       summary: 'The conversation',
       description:
         'Its status, who closed it (`closedBy`: `agent`, `idle`, `visitor`, or null while open), and the score the visitor gave (`satisfaction`, or null).',
-      headers: [visitorToken],
+      headers: [visitorTokenHeader],
       responses: { 200: { description: 'The conversation', schema: conversationStateResponse } },
       errors: [404],
     },
@@ -75,7 +73,7 @@ export function createChatFeedbackRouter({ tenancy, records, identity, rateLimit
         'Rating again replaces the rating and its reason (a rating without a reason clears it); the counts move with it. Open and closed conversations alike. ' +
         'Another message (a visitor message, a greeting, a notice, another conversation’s): 404. ' +
         ratingBudgets,
-      headers: [visitorToken],
+      headers: [visitorTokenHeader],
       body: answerFeedbackRequest,
       responses: { 200: { description: 'The rating as stored', schema: answerFeedbackResponse } },
       errors: [404],
@@ -103,7 +101,7 @@ export function createChatFeedbackRouter({ tenancy, records, identity, rateLimit
       description:
         'After an agent closed the conversation, the visitor may score it from 1 to 5; scoring again replaces the score. Before that (open, closed idle): 409 `not_closed_by_agent`. ' +
         ratingBudgets,
-      headers: [visitorToken],
+      headers: [visitorTokenHeader],
       body: satisfactionRequest,
       responses: { 200: { description: 'The score as stored', schema: satisfactionResponse } },
       errors: [404, 409],

@@ -5,6 +5,13 @@ import type { ChatRateLimits } from '../middleware/chat-rate-limits.js';
 import { requireVisitor } from '../middleware/visitor-auth.js';
 import type { ChatState, VisitorState } from '../state.js';
 
+/** The visitor's token, as every route of one conversation documents it. */
+export const visitorTokenHeader = {
+  name: 'x-visitor-token',
+  required: true,
+  description: 'The token the conversation was started with.',
+};
+
 /**
  * What every route of one conversation runs before its handler, in this order: the visitor's token
  * (refusals counted per address), the visitor's budgets, then the operator's, spent last so that a

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { resolveLocale, stringsFor } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
+import { resolveLocale } from '#workflows/locales.js';
 import { isEventId, type EventFollower } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { StartWidgetConversation } from '#conversations/start.js';
@@ -13,7 +14,7 @@ import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
 import type { Ratings } from '#insights/ratings.js';
 import { answerBudgetExhausted, conversationClosed, invalidPayload } from '../errors.js';
 import { clientAddressOf } from '../client-address.js';
-import type { EventStreams, StreamCap } from '../event-stream.js';
+import { followThenAct, type EventStreams, type StreamCap } from '../server-sent-events.js';
 import { requireOperator } from '../middleware/operator-auth.js';
 import type { ChatRateLimits } from '../middleware/chat-rate-limits.js';
 import { visitorIdentityChecks, type VisitorIdentityDeps } from '../middleware/visitor-identity.js';
@@ -32,7 +33,7 @@ import {
   widgetConfigResponse,
 } from '../schemas/chat.js';
 import type { ChatState, VisitorState } from '../state.js';
-import { visitorGuards } from './chat-visitor.js';
+import { visitorGuards, visitorTokenHeader } from './chat-visitor.js';
 
 export interface ChatRouterDeps {
   tenancy: Pick<Tenancy, 'findOperatorByKey'>;
@@ -57,8 +58,6 @@ export interface ChatRouterDeps {
   /** Open event streams at most, per conversation and per client address. */
   streamCaps: { perConversation: number; perAddress: number };
 }
-
-const visitorToken = { name: 'x-visitor-token', required: true, description: 'The token the conversation was started with.' };
 
 /**
  * The public chat API the widget talks to: its configuration, conversations, messages with the
@@ -224,7 +223,7 @@ export function createChatRouter({
     '/chat/conversations/{conversationId}/messages',
     {
       summary: 'Read the conversation',
-      headers: [visitorToken],
+      headers: [visitorTokenHeader],
       responses: { 200: { description: 'Every message, oldest first', schema: historyResponse } },
       errors: [404],
     },
@@ -246,7 +245,7 @@ export function createChatRouter({
       description:
         'Answers with server-sent events: `accepted`, then the AI answer as `token` events, its `citations` and `done` (while a person has the conversation, `done` comes at once with no message). The message is kept even when the stream ends early; the answer then arrives in the conversation. ' +
         "Each message the AI is to answer spends one of the operator's answers for the UTC day (OPERATOR_ANSWERS_PER_DAY): once they are spent, 429 `answer_budget_exhausted` with `Retry-After` until midnight UTC, and the message is not kept (asking for a person still works).",
-      headers: [visitorToken],
+      headers: [visitorTokenHeader],
       body: sendMessageRequest,
       responses: { 200: { description: 'The event stream', schema: eventStreamSchema, contentType: 'text/event-stream' } },
       errors: [404, 409],
@@ -259,40 +258,29 @@ export function createChatRouter({
       const { text, messageId = randomUUID() } = ctx.request.body;
 
       const replyEvents = new Set(['token', 'reset', 'citations', 'done']);
-      const pending: Array<[string, unknown]> = [];
       // Taken first: a full cap refuses before the message is sent, and a client gone stops the following.
       const stream = streams.open(ctx, capsOf(conversation.conversationId, clientAddressOf(ctx)));
-      let started = false;
-      let answered = false;
-
       // Follow before sending, so no part of the answer can come before the follower listens.
-      const following = await follower.follow(
-        conversation.conversationId,
-        'now',
-        ({ event }) => {
-          if (!replyEvents.has(event.type) || !('replyTo' in event) || event.replyTo !== messageId) return;
-          const { type, ...data } = event;
-          if (started) stream.send(type, data);
-          else pending.push([type, data]);
-          if (type !== 'done') return;
-          answered = true;
-          if (started) stream.end();
+      await followThenAct(
+        stream,
+        {
+          follower,
+          conversationId: conversation.conversationId,
+          after: 'now',
+          picks: (event) => replyEvents.has(event.type) && 'replyTo' in event && event.replyTo === messageId,
+          withIds: false,
+          endsWith: 'done',
         },
-        stream.end,
+        async () => {
+          try {
+            await conversations.sendVisitorMessage(conversation, { messageId, text });
+          } catch (error) {
+            throw error instanceof ConversationClosedError ? conversationClosed() : error;
+          }
+          return [{ event: 'accepted', data: { messageId } }];
+        },
       );
-      stream.onEnd(() => void following.stop());
-      try {
-        await conversations.sendVisitorMessage(conversation, { messageId, text });
-      } catch (error) {
-        await following.stop();
-        throw error instanceof ConversationClosedError ? conversationClosed() : error;
-      }
-
-      stream.start();
-      started = true;
-      stream.send('accepted', { messageId });
-      for (const [event, data] of pending.splice(0)) stream.send(event, data);
-      if (answered) return stream.end();
+      if (stream.ended) return;
       const timeout = setTimeout(() => {
         stream.send('error', {
           error: {
@@ -312,7 +300,7 @@ export function createChatRouter({
       summary: 'Ask for a person',
       description:
         'Moves the conversation to `waiting_for_agent` (202); the AI stops answering. When a person is already waiting or chatting, nothing changes (200).',
-      headers: [visitorToken],
+      headers: [visitorTokenHeader],
       responses: {
         200: { description: 'Already with a person', schema: handoffResponse },
         202: { description: 'Handoff requested', schema: handoffResponse },
@@ -343,7 +331,7 @@ export function createChatRouter({
       summary: 'Follow the conversation',
       description:
         "Server-sent events of everything that happens from now on (or after `Last-Event-ID`): new messages (an agent's replies too), status changes, and the AI's tokens while it answers.",
-      headers: [visitorToken, { name: 'Last-Event-ID', required: false, description: 'Resume after this event id.' }],
+      headers: [visitorTokenHeader, { name: 'Last-Event-ID', required: false, description: 'Resume after this event id.' }],
       responses: { 200: { description: 'The event stream', schema: eventStreamSchema, contentType: 'text/event-stream' } },
       errors: [400, 404],
     },
@@ -356,17 +344,17 @@ export function createChatRouter({
           { path: 'Last-Event-ID', message: 'must look like 1700000000000-0' },
         ]);
       const stream = streams.open(ctx, capsOf(conversation.conversationId, clientAddressOf(ctx)));
-      const following = await follower.follow(
-        conversation.conversationId,
-        lastEventId || 'now',
-        ({ id, event }) => {
-          const { type, ...data } = event;
-          stream.send(type, data, id);
+      await followThenAct(
+        stream,
+        {
+          follower,
+          conversationId: conversation.conversationId,
+          after: lastEventId || 'now',
+          picks: () => true,
+          withIds: true,
         },
-        stream.end,
+        async () => [],
       );
-      stream.onEnd(() => void following.stop());
-      stream.start();
     },
   );
 

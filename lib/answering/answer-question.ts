@@ -1,5 +1,6 @@
 import type { KnowledgeSearch, RetrieveOptions } from '#knowledge/search.js';
-import { unknownAnswerText, type Locale } from './locales.js';
+import type { Locale } from '#workflows/locales.js';
+import { unknownAnswerText } from './locales.js';
 import { answeringSources, type EvidenceRule } from './evidence.js';
 import { mendTypos } from './typos.js';
 import type { SentenceEmbedder } from './extractive/scoring.js';

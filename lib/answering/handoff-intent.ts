@@ -1,4 +1,4 @@
-import type { Locale } from './locales.js';
+import type { Locale } from '#workflows/locales.js';
 
 /*
  * Does the visitor ask for a person? Checked in English always, plus the conversation's language.

@@ -1,9 +1,8 @@
 /**
- * The operator's own words, per locale. English is the fallback for any locale not listed; a
- * regional tag (`de-AT`) uses its language (`de`).
+ * The operator's own words, per locale: English and German (`workflows/locales.ts`, where a
+ * conversation's locale comes from).
  */
-export const locales = ['en', 'de'] as const;
-export type Locale = (typeof locales)[number];
+import type { Locale } from '#workflows/locales.js';
 
 export interface OperatorStrings {
   /** Shown with every AI answer; fixed, no setting removes it. */
@@ -86,12 +85,6 @@ const strings: Record<Locale, OperatorStrings> = {
     feedbackThanks: 'Vielen Dank für Ihr Feedback!',
   },
 };
-
-/** The supported locale closest to `tag` (`de-AT` → `de`), else English. */
-export function resolveLocale(tag: string | null | undefined): Locale {
-  const language = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0];
-  return (locales as readonly string[]).includes(language ?? '') ? (language as Locale) : 'en';
-}
 
 export function stringsFor(locale: Locale): OperatorStrings {
   return strings[locale];

@@ -4,7 +4,7 @@
  * light markdown with `[n]` markers and names the sources it used.
  */
 import type { RetrievedSource } from '#knowledge/search.js';
-import type { Locale } from './locales.js';
+import type { Locale } from '#workflows/locales.js';
 
 export type { RetrievedSource };
 

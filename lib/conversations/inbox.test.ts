@@ -21,7 +21,7 @@ const widgetConversation = (tenantId: string) => ({
   operatorId: 'op',
   knowledgeBaseId: 'kb',
   channel: 'widget' as const,
-  locale: 'en',
+  locale: 'en' as const,
   visitorTokenHash: 'hash',
   contact: {},
 });

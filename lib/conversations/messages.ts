@@ -1,5 +1,6 @@
 import type { ComposedAnswer } from '#answering/types.js';
-import { stringsFor, type Locale } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
+import type { Locale } from '#workflows/locales.js';
 import type { ChatMessage } from './chat-message.js';
 import { formatForMessaging, labelAsAi } from './format/messaging.js';
 import { formatForWidget } from './format/widget.js';

@@ -1,4 +1,5 @@
-import { resolveLocale, stringsFor, type OperatorStrings } from '#answering/locales.js';
+import { stringsFor, type OperatorStrings } from '#answering/locales.js';
+import type { Locale } from '#workflows/locales.js';
 import type { Agent, ClosedBy, StatusNotice } from '#workflows/conversations/types.js';
 
 const notices: Record<StatusNotice, (strings: OperatorStrings, agent: Agent | null) => string> = {
@@ -11,8 +12,8 @@ const notices: Record<StatusNotice, (strings: OperatorStrings, agent: Agent | nu
 };
 
 /** The words of a status change's notice in the transcript, in the conversation's language. */
-export function noticeText(notice: StatusNotice, locale: string | null | undefined, agent: Agent | null): string {
-  return notices[notice](stringsFor(resolveLocale(locale)), agent);
+export function noticeText(notice: StatusNotice, locale: Locale, agent: Agent | null): string {
+  return notices[notice](stringsFor(locale), agent);
 }
 
 /** Who closed a conversation, as its closing notice tells (a status change that passes no `closedBy`). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { ClosedBy, ConversationRef, ConversationStatus, HandoffBy } from '#workflows/conversations/types.js';
+import type { Locale } from '#workflows/locales.js';
 import { conversationKeys } from './redis-keys.js';
 
 export interface Contact {
@@ -136,7 +137,7 @@ function fromHash(conversationId: string, hash: Record<string, string>): Convers
     operatorId: hash.operatorId ?? '',
     knowledgeBaseId: hash.knowledgeBaseId ?? '',
     channel: (hash.channel ?? 'widget') as ConversationRecord['channel'],
-    locale: hash.locale ?? 'en',
+    locale: (hash.locale ?? 'en') as Locale,
     ...(hash.messaging ? { messaging: JSON.parse(hash.messaging) as ConversationRecord['messaging'] } : {}),
     status: (hash.status ?? 'ai') as ConversationStatus,
     visitorTokenHash: hash.visitorTokenHash ?? '',

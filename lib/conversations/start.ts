@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { resolveLocale } from '#answering/locales.js';
+import { resolveLocale } from '#workflows/locales.js';
 import type { Operator } from '#tenancy/operators.js';
 import { generateSecret, hashSecret } from '#tenancy/secrets.js';
 import type { ConversationRef, ConversationTimers } from '#workflows/conversations/types.js';

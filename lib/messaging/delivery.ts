@@ -1,4 +1,4 @@
-import { resolveLocale, stringsFor } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { DeliveryProblem } from '#conversations/events.js';
 import type { Transcript } from '#conversations/transcript.js';
@@ -260,7 +260,7 @@ function payloadsOf(ref: ConversationRef, message: ChatMessage, replyTo?: string
   // A feedback ask: reply buttons or a list whose ids name the conversation they rate.
   if (message.ask) return [askPayload(ref, { ...message, ask: message.ask })];
   if (message.author === 'ai' && message.outcome === 'unknown') {
-    const label = stringsFor(resolveLocale(ref.locale)).handoffButton;
+    const label = stringsFor(ref.locale).handoffButton;
     return choiceMessages(to, message.text, [{ id: handoffChoiceId, title: label }], { replyTo });
   }
   const text = message.author === 'agent' && message.agent ? `*${message.agent.name}:* ${message.text}` : message.text;

@@ -5,9 +5,10 @@
  * one way out to the platform (`delivery.ts`); a tapped reply comes back with the button's or row's
  * id, which names the conversation it rates.
  */
-import { resolveLocale, stringsFor } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { ClosingFacts, ConversationRef } from '#workflows/conversations/types.js';
+import type { Locale } from '#workflows/locales.js';
 import { buttonMessage, listMessage, type OutboundPayload } from './outbound-message.js';
 
 export const feedbackAsks = ['answer_feedback', 'satisfaction'] as const;
@@ -29,8 +30,8 @@ export function askAtClose(
 }
 
 /** The transcript message that asks (its id is fixed: one per conversation and kind). */
-export function askMessage(ask: FeedbackAsk, locale: string, createdAt: string): ChatMessage {
-  const strings = stringsFor(resolveLocale(locale));
+export function askMessage(ask: FeedbackAsk, locale: Locale, createdAt: string): ChatMessage {
+  const strings = stringsFor(locale);
   return {
     id: `ask-${ask}`,
     author: 'system',
@@ -44,7 +45,7 @@ export function askMessage(ask: FeedbackAsk, locale: string, createdAt: string):
 /** The send payload of an ask: reply buttons for an answer's rating, a list of five scores. */
 export function askPayload(ref: ConversationRef, message: ChatMessage & { ask: FeedbackAsk }): OutboundPayload {
   const to = ref.messaging!.customer;
-  const strings = stringsFor(resolveLocale(ref.locale));
+  const strings = stringsFor(ref.locale);
   const id = ref.conversationId;
   if (message.ask === 'answer_feedback') {
     return buttonMessage(to, message.text, [

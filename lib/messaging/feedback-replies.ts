@@ -5,11 +5,12 @@
  * customer; any other (another customer's conversation, one that does not exist, a score for a
  * conversation no agent closed) is not a rating, and the message is taken in as the text it also is.
  */
-import { resolveLocale, stringsFor } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
 import type { ConversationRecord, ConversationRecords } from '#conversations/records.js';
 import type { Ratings } from '#insights/ratings.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { Logger } from '#platform/logger.js';
+import type { Locale } from '#workflows/locales.js';
 import { readFeedbackChoice, type FeedbackChoice } from './feedback-asks.js';
 import type { GraphClient } from './graph-client.js';
 import type { MessagingConnections } from './connections.js';
@@ -20,7 +21,7 @@ export type RatingsStore = Pick<Ratings, 'rateAnswer' | 'rateSatisfaction'>;
 
 /** Sends the customer one text outside any conversation: the thanks for a rating. */
 export interface Acknowledger {
-  thank(input: { connectionId: string; customer: string; locale: string; replyTo: string }): Promise<void>;
+  thank(input: { connectionId: string; customer: string; locale: Locale; replyTo: string }): Promise<void>;
 }
 
 export interface FeedbackReplyDeps {
@@ -99,7 +100,7 @@ export function createAcknowledger({ connections, graph, logger }: AcknowledgerD
         const connection = await connections.get(connectionId);
         if (!connection || connection.status !== 'active') return;
         const { accessToken } = await connections.credentialsOf(connection);
-        const payload = textMessage(customer, stringsFor(resolveLocale(locale)).feedbackThanks, { replyTo });
+        const payload = textMessage(customer, stringsFor(locale).feedbackThanks, { replyTo });
         await graph.sendMessage(
           { apiVersion: connection.apiVersion, phoneNumberId: connection.phoneNumberId, accessToken },
           payload,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { resolveLocale } from '#answering/locales.js';
+import { resolveLocale } from '#workflows/locales.js';
 import type { Logger } from '#platform/logger.js';
 import type { DeliveryProblem } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
@@ -94,7 +94,7 @@ export function createInbound({
       operatorId: operator.id,
       knowledgeBaseId: operator.knowledgeBaseId,
       channel: 'messaging',
-      locale: resolveLocale(operator.locale ?? 'en'),
+      locale: resolveLocale(operator.locale),
       messaging: { connectionId: connection.id, customer },
     };
     const created = await records.create({ ...ref, visitorTokenHash: '', contact: customerName ? { name: customerName } : {} });

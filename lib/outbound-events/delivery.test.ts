@@ -305,7 +305,7 @@ test.serial('an activity run twice (a retry after its write) emits its event onc
     operatorId: randomUUID(),
     knowledgeBaseId: tenant.kb,
     channel: 'widget' as const,
-    locale: 'en',
+    locale: 'en' as const,
   };
   const reply = { conversation, agent: { agentId: 'u-1', name: 'Linus' }, messageId: randomUUID(), text: 'On its way.' };
   await activities.recordAgentMessage(reply);

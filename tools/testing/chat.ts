@@ -141,7 +141,7 @@ export async function conversationAboutReturns(api: TestApi) {
     operatorId: tenant.operator.id as string,
     knowledgeBaseId: tenant.kb,
     channel: 'widget' as const,
-    locale: 'en',
+    locale: 'en' as const,
   };
   return { ...tenant, visitor, ref };
 }

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createTemporalClient } from '#platform/temporal.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import type { ConversationRef } from '#workflows/conversations/types.js';
+import type { Locale } from '#workflows/locales.js';
 import {
   launchChromium,
   pageWithConsole,
@@ -33,7 +34,7 @@ export interface WidgetBed {
   knowledgeBaseId: string;
   /** Agents acting on a widget conversation through its workflow (the agent inbox's own path). */
   agents: ReturnType<typeof createConversationClient>;
-  refOf(conversationId: string, locale?: string): ConversationRef;
+  refOf(conversationId: string, locale?: Locale): ConversationRef;
   close(): Promise<void>;
 }
 

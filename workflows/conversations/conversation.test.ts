@@ -220,7 +220,7 @@ test('a long conversation continues as new, keeping its state and its transcript
     operatorId: operator.id as string,
     knowledgeBaseId: kb,
     channel: 'widget' as const,
-    locale: 'en',
+    locale: 'en' as const,
   };
   await createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).create({
     ...ref,

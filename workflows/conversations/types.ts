@@ -1,5 +1,7 @@
 /** The conversation's wire types: workflow input, messages and the snapshot carried across runs. */
 
+import type { Locale } from '../locales.js';
+
 export const conversationStatuses = ['ai', 'waiting_for_agent', 'agent', 'closed'] as const;
 /** `ai` answers; `waiting_for_agent` after a handoff, until an agent takes over; `agent` while one does. */
 export type ConversationStatus = (typeof conversationStatuses)[number];
@@ -14,7 +16,8 @@ export interface ConversationRef {
   operatorId: string;
   knowledgeBaseId: string;
   channel: Channel;
-  locale: string;
+  /** Resolved where the conversation started. */
+  locale: Locale;
   /** Messaging channel only: the connection it came in through and the customer's platform id. */
   messaging?: MessagingAddress;
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { EventStream } from '#api/event-stream.js';
+import type { EventStream } from '#api/server-sent-events.js';
 import { eventually, stillAfter } from '#testing/eventually.js';
 import { sendInboxUpdates } from './inbox-stream.js';
 

@@ -1,4 +1,4 @@
-import type { EventStream } from '#api/event-stream.js';
+import type { EventStream } from '#api/server-sent-events.js';
 
 /**
  * Keeps an open inbox page current: reads the list every `intervalMs` and sends it as an `inbox`

@@ -19,7 +19,7 @@ import type { PreparedReply, ReplyExtras } from './reply-extras.js';
 import { agentRefusal, replyRefusal } from './reply-refusal.js';
 import { AppError, conflict, conversationClosed, invalidPayload } from '#api/errors.js';
 import { ownedBy } from '#api/ownership.js';
-import type { EventStreams, StreamCap, StreamRecheck } from '#api/event-stream.js';
+import { followThenAct, type EventStreams, type StreamCap, type StreamRecheck } from '#api/server-sent-events.js';
 import { authenticateUser } from '#api/middleware/user-auth.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
 import {
@@ -199,26 +199,18 @@ export function createAgentRouter({
       const { tenantId } = ctx.state.user;
       const { conversationId } = await owned(tenantId, ctx.params.conversationId!);
       const stream = openUserStream(ctx);
-      let started = false;
-      const pending: Array<[string, unknown, string | null]> = [];
       // Follow first, then read: nothing can happen between the snapshot and the first live event.
-      const following = await follower.follow(
-        conversationId,
-        'now',
-        ({ id, event }) => {
-          if (event.type !== 'message' && event.type !== 'status' && event.type !== 'delivery') return;
-          const { type, ...data } = event;
-          if (started) stream.send(type, data, id);
-          else pending.push([type, data, id]);
+      await followThenAct(
+        stream,
+        {
+          follower,
+          conversationId,
+          after: 'now',
+          picks: (event) => event.type === 'message' || event.type === 'status' || event.type === 'delivery',
+          withIds: true,
         },
-        stream.end,
+        async () => [{ event: 'conversation', data: await detailed(await owned(tenantId, conversationId)) }],
       );
-      stream.onEnd(() => void following.stop());
-      const snapshot = await detailed(await owned(tenantId, conversationId));
-      stream.start();
-      started = true;
-      stream.send('conversation', snapshot);
-      for (const [event, data, id] of pending.splice(0)) stream.send(event, data, id);
     },
   );
 

@@ -4,7 +4,8 @@ import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
 import { encodeSentenceVectors, decodeSentenceVectors } from '#knowledge/sentence-vectors.js';
 import { answerSentencesOf, createExtractiveComposer, type ExtractiveComposerOptions } from './composer.js';
 import type { SentenceEmbedder } from './scoring.js';
-import { stringsFor, type Locale } from '../locales.js';
+import type { Locale } from '#workflows/locales.js';
+import { stringsFor } from '../locales.js';
 import type { ComposedAnswer, RetrievedSource } from '../types.js';
 
 function source(n: number, title: string, text: string): RetrievedSource {

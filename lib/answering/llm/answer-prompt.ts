@@ -3,7 +3,7 @@
  * message) and the numbered passages with the question (in the user message).
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { Locale } from '../locales.js';
+import type { Locale } from '#workflows/locales.js';
 import type { AnswerInput, RetrievedSource } from '../types.js';
 
 /** What the model is told to reply, alone, when the passages do not answer the question. */

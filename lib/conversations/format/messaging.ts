@@ -1,6 +1,7 @@
 import { formatForWidget } from './widget.js';
-import { stringsFor, type Locale } from '#answering/locales.js';
+import { stringsFor } from '#answering/locales.js';
 import type { Citation } from '#answering/types.js';
+import type { Locale } from '#workflows/locales.js';
 
 /*
  * Answers for a WhatsApp-style messaging channel: short replies read on a phone, in the platform's

@@ -35,7 +35,7 @@ test('on the held-out set, the clustering thread loads, clusters and stores what
     knowledgeBaseId: 'kb-1',
     conversationId: `conversation-${i}`,
     messageId: 'm1.reply',
-    locale: 'en',
+    locale: 'en' as const,
     channel,
     reason,
     closestSources,

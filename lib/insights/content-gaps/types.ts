@@ -1,4 +1,5 @@
 import type { Channel } from '#workflows/conversations/types.js';
+import type { Locale } from '#workflows/locales.js';
 
 /** Why a question is a gap: the AI said it did not know, or its answer was rated down. */
 export type GapReason = 'unknown' | 'rated_down';
@@ -24,7 +25,7 @@ export interface GapInput extends GapOwner {
   /** The AI answer's message id (an unknown's reply, or the answer rated down). */
   messageId: string;
   question: string;
-  locale: string;
+  locale: Locale;
   channel: Channel;
   reason: GapReason;
   closestSources: ClosestSource[];
@@ -38,7 +39,7 @@ export interface Gap {
   knowledgeBaseId: string;
   conversationId: string;
   messageId: string;
-  locale: string;
+  locale: Locale;
   channel: Channel;
   reason: GapReason;
   closestSources: ClosestSource[];

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
+import type { ConversationEvent, DeliveredEvent, EventFollower } from '#conversations/events.js';
 import { rateLimited } from './errors.js';
 
 export interface EventStream {
@@ -193,3 +194,55 @@ export function createEventStreams(settings: EventStreamSettings) {
 }
 
 export type EventStreams = ReturnType<typeof createEventStreams>;
+
+/**
+ * A conversation's events on `stream`, none lost to what the route does before the stream starts:
+ * follows the conversation first (holding the events it `picks`), then runs `act` (sending the
+ * message, reading the snapshot), then starts the stream with the events `act` answers, then those
+ * held, then each as it comes, until the one it `endsWith`. The following stops when the stream ends;
+ * when `act` throws it stops at once, and the error goes on with the stream never started.
+ */
+export async function followThenAct(
+  stream: EventStream,
+  following: {
+    follower: Pick<EventFollower, 'follow'>;
+    conversationId: string;
+    /** A durable event's id to resume after, or `now`. */
+    after: string | 'now';
+    picks(event: ConversationEvent): boolean;
+    /** Each event sent with its stream id (durable events have one), for `Last-Event-ID`. */
+    withIds: boolean;
+    endsWith?: ConversationEvent['type'];
+  },
+  act: () => Promise<Array<{ event: string; data: unknown }>>,
+): Promise<void> {
+  const held: DeliveredEvent[] = [];
+  let started = false;
+  const relay = ({ id, event }: DeliveredEvent) => {
+    const { type, ...data } = event;
+    stream.send(type, data, following.withIds ? id : undefined);
+    if (type === following.endsWith) stream.end();
+  };
+  const followed = await following.follower.follow(
+    following.conversationId,
+    following.after,
+    (delivered) => {
+      if (!following.picks(delivered.event)) return;
+      if (started) relay(delivered);
+      else held.push(delivered);
+    },
+    stream.end,
+  );
+  stream.onEnd(() => void followed.stop());
+  let first: Array<{ event: string; data: unknown }>;
+  try {
+    first = await act();
+  } catch (error) {
+    await followed.stop();
+    throw error;
+  }
+  stream.start();
+  started = true;
+  for (const { event, data } of first) stream.send(event, data);
+  held.splice(0).forEach(relay);
+}
