@@ -3,11 +3,12 @@ import { startTestApi, type TestApi } from '#testing/api.js';
 import { importingTenant, item } from '#testing/ingestion.js';
 import { ingestLimits } from '../schemas/ingest.js';
 
-// Every bad payload is refused before anything is queued: no worker is needed here.
+// Every bad payload is refused before anything is queued: no worker is needed here (so a cleanup
+// accepted here waits out CLEANUP_WAIT_SECONDS before it answers 202: one second, not the default minute).
 let api: TestApi;
 let headers: Record<string, string>;
 test.before(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ CLEANUP_WAIT_SECONDS: '1' });
   ({ headers } = await importingTenant(api));
 });
 test.after.always(() => api?.close());

@@ -187,7 +187,8 @@ test('a cancelled run sends no further part; the next run sends only what is mis
   );
   cancel.abort();
   release();
-  await t.throwsAsync(cancelled, { name: 'AbortError' });
+  // The run ends with the signal's reason, as fetch and the timers of Node end: a DOMException named AbortError.
+  await t.throwsAsync(cancelled, { any: true, name: 'AbortError' });
   t.is(inbox().length, 1, 'the part in flight finished; the next was not started');
   t.like(await run(), { sent: 1 });
   t.is(inbox().length, 2);

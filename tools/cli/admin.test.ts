@@ -4,11 +4,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { createTemporalClient } from '#platform/temporal.js';
 import { startTestApi, type TestApi } from '#testing/api.js';
+import { repoRoot } from '#testing/processes.js';
 import { runAdminCli } from './admin.js';
 
 let api: TestApi;
@@ -235,7 +235,6 @@ test('an unreachable API exits 1 naming the address', async (t) => {
 });
 
 test('the entry runs as a process, configured through the environment', async (t) => {
-  const repoRoot = fileURLToPath(new URL('..', import.meta.url));
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', 'tools/cli/admin.ts', 'tenants', 'create', 'Spawned'],

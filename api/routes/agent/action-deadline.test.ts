@@ -6,6 +6,7 @@ import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from '#api/schemas/common.js';
+import { withTimeout } from '#platform/time-limit.js';
 
 // Agents' actions with no worker to apply them (finding F15): each answers within WORKFLOW_WAIT_SECONDS
 // rather than hanging, and sent again with the same key once the worker is back, it happened once.
@@ -17,10 +18,7 @@ test.after.always(() => stack?.close());
 
 /** A request that gives up long after the deadline: before the fix an action hung until then. */
 const post = (path: string, headers: Record<string, string>, body?: unknown) =>
-  Promise.race([
-    stack.api.request('POST', path, { headers, body }),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`POST ${path} did not answer in 30 s`)), 30_000)),
-  ]);
+  withTimeout(stack.api.request('POST', path, { headers, body }), 30_000, `POST ${path} answered nothing`);
 
 async function waitingConversation() {
   const { chat, tenant } = await chattingTenant(stack.api);
