@@ -4,7 +4,7 @@ import { createActivities } from '#activities/index.js';
 import { answerRetrieval, createAnswerGenerator, createQuestionAnswerer, createSentenceMemory } from '#answering/index.js';
 import { createSentenceEmbedder } from '#knowledge/embeddings/index.js';
 import { createEventPublisher } from '#conversations/events.js';
-import { startClusteringThread } from '#insights/content-gaps/clustering-runner.js';
+import { clusteringThread } from '#insights/content-gaps/clustering-runner.js';
 import { spaceKey } from '#insights/content-gaps/vectors.js';
 import type { Config } from '#platform/config.js';
 import type { Logger } from '#platform/logger.js';
@@ -77,7 +77,7 @@ export async function wireWorker(
     .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'chunk collection not ready yet'));
   // Clustering an operator's gaps takes up to seconds of CPU, and loading them up to 125 MB of JSON: on a
   // thread of its own, with a Redis connection of its own, off the event loop.
-  const clustering = startClusteringThread({
+  const clustering = clusteringThread({
     redisUrl: config.redis.url,
     prefix: config.redis.prefix,
     logLevel: config.logLevel,

@@ -8,7 +8,7 @@ export interface ContentGapsActivityDeps {
   space: string;
   /**
    * Runs the clustering, loading and storing included: the worker's clustering thread
-   * (`startClusteringThread`), so that it never blocks the event loop, or `clusterInProcess` (tests, tools).
+   * (`clusteringThread`), so that it never blocks the event loop, or `clusterInProcess` (tests, tools).
    */
   cluster: ClusterGaps;
   threshold?: number;

@@ -9,7 +9,7 @@
  * Then, `runs` times each: the baseline, loading the gaps from Redis (`load`), and the clustering
  * activity (`clusterContentGaps`: load, cluster, store the result), twice: all of it on the event
  * loop (`clusterInProcess`, as before the clustering thread) and all of it on the worker's clustering
- * thread, with its own Redis connection (`startClusteringThread`), as the worker runs it. Each reports
+ * thread, with its own Redis connection (`clusteringThread`), as the worker runs it. Each reports
  * the delay of this process's event loop while it ran (`monitorEventLoopDelay`): what every other
  * activity of a worker would wait.
  */
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pLimit from 'p-limit';
 import { createContentGapsActivities } from '#activities/insights/content-gaps.js';
-import { clusterInProcess, startClusteringThread } from '#insights/content-gaps/clustering-runner.js';
+import { clusterInProcess, clusteringThread } from '#insights/content-gaps/clustering-runner.js';
 import type { ClusterGaps } from '#insights/content-gaps/clustering-task.js';
 import { gapIdOf } from '#insights/content-gaps/recorder.js';
 import { createContentGapStore } from '#insights/content-gaps/store.js';
@@ -177,7 +177,7 @@ try {
     return { result, ...(await timed(run)) };
   }
   const onLoop = await clusteringWith(clusterInProcess(store));
-  const thread = startClusteringThread({ redisUrl: stack.env.REDIS_URL!, prefix: stack.prefix, logLevel: 'warn' });
+  const thread = clusteringThread({ redisUrl: stack.env.REDIS_URL!, prefix: stack.prefix, logLevel: 'warn' });
   const onThread = await clusteringWith(thread.cluster).finally(() => thread.close());
   if (onThread.result.clusters !== onLoop.result.clusters) throw new Error('the thread clustered otherwise');
   const result = onThread.result;

@@ -3,7 +3,7 @@ import { loadMiniLmEmbedder } from '#knowledge/embeddings/minilm/minilm-embedder
 import { defaultModelDir } from '#knowledge/embeddings/minilm/model-files.js';
 import { useTestRedis } from '#testing/redis.js';
 import { defaultGapThreshold } from './clustering.js';
-import { clusterInProcess, startClusteringThread } from './clustering-runner.js';
+import { clusterInProcess, clusteringThread } from './clustering-runner.js';
 import type { ClusteringTask } from './clustering-task.js';
 import { heldOutGroups, heldOutUnrelated } from './fixtures/held-out.js';
 import { embedFixtures } from './fixtures/score.js';
@@ -11,9 +11,9 @@ import { contentGapKeys, createContentGapStore } from './store.js';
 import { encodeVector, spaceKey } from './vectors.js';
 
 const redis = useTestRedis(test);
-let thread: ReturnType<typeof startClusteringThread>;
+let thread: ReturnType<typeof clusteringThread>;
 test.before(() => {
-  thread = startClusteringThread({
+  thread = clusteringThread({
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     prefix: redis.prefix,
     logLevel: 'silent',
