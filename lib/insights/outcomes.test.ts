@@ -3,10 +3,9 @@ import test from 'ava';
 import { conversationKeys } from '#conversations/redis-keys.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
-import { createTemporalClient } from '#platform/temporal.js';
-import { conversationAboutReturns, testActionWait } from '#testing/chat.js';
+import { chattyVisitors, conversationAboutReturns, testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { useStackWithTemporal } from '#testing/ingestion.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
 import { bucketSeconds, createDayCounters, dayOf } from './day-counters.js';
 
@@ -15,32 +14,21 @@ import { bucketSeconds, createDayCounters, dayOf } from './day-counters.js';
  * Temporal, Weaviate and Redis; each test its own tenant and operator, so its own counters.
  */
 
-const chatty = { CHAT_VISITOR_PER_MINUTE: '100000', CHAT_CONVERSATIONS_PER_HOUR: '100000', CHAT_REPLY_TIMEOUT_SECONDS: '30' };
-
-let stack: IngestionStack;
-let temporal: ReturnType<typeof createTemporalClient>;
-test.before(async () => {
-  stack = await startIngestionStack(chatty);
-  temporal = createTemporalClient(stack.api.config.temporal);
-});
-test.after.always(async () => {
-  await temporal?.close();
-  await stack?.close();
-});
+const bed = useStackWithTemporal(test, () => chattyVisitors);
 
 const agent = { agentId: 'agent-1', name: 'Ada' };
-const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
-const records = () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix);
+const agents = () => createConversationClient(bed.temporal.client, bed.stack.api.config.temporal.taskQueue, testActionWait);
+const records = () => createConversationRecords(bed.stack.api.redis, bed.stack.api.config.redis.prefix);
 const answered = 'How long do I have to return an item?';
 const unknown = 'Do you sell submarines with a warp drive?';
 
 async function conversation() {
-  const { ref, visitor, chat } = await conversationAboutReturns(stack.api);
+  const { ref, visitor, chat } = await conversationAboutReturns(bed.stack.api);
   const ask = async (text: string) => (await chat.ask(visitor, text)).reply;
   /** Closes the conversation and waits for its workflow to end: everything of the close is done. */
   const close = async (by: 'idle' | 'agent') => {
     await agents().close(ref, by);
-    await temporal.client.workflow.getHandle(conversationWorkflowId(ref.tenantId, ref.conversationId)).result();
+    await bed.temporal.client.workflow.getHandle(conversationWorkflowId(ref.tenantId, ref.conversationId)).result();
     return (await records().get(ref.conversationId))!;
   };
   const waitingForAgent = () =>
@@ -50,7 +38,7 @@ async function conversation() {
     );
   /** Today's counters (and most cited sources) of this operator. */
   const today = async () => {
-    const read = await createDayCounters(stack.api.redis, stack.api.config.redis.prefix).read(ref, [dayOf(new Date())], {
+    const read = await createDayCounters(bed.stack.api.redis, bed.stack.api.config.redis.prefix).read(ref, [dayOf(new Date())], {
       topSources: 10,
     });
     return { ...read.days[0]!, topSources: read.topSources };
@@ -140,8 +128,8 @@ test('abandoned: the answer was rated down', async (t) => {
   const reply = await ask(answered);
   t.is(reply.outcome, 'answered');
   // As the ratings store writes it.
-  await stack.api.redis.hSet(
-    conversationKeys(stack.api.config.redis.prefix).feedback(ref.conversationId),
+  await bed.stack.api.redis.hSet(
+    conversationKeys(bed.stack.api.config.redis.prefix).feedback(ref.conversationId),
     reply.id,
     JSON.stringify({ rating: 'down', reason: 'Not what I asked', ratedAt: new Date().toISOString() }),
   );

@@ -5,12 +5,11 @@ import { conversationKeys } from '#conversations/redis-keys.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
 import type { RedisClient } from '#platform/redis.js';
-import { createTemporalClient } from '#platform/temporal.js';
 import { createDayCounters, dayOf } from '#insights/day-counters.js';
 import { testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { inboundOf, startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { useStackWithTemporal } from '#testing/ingestion.js';
 import { channelStateOf, messagingTenant, randomDigits } from '#testing/messaging-tenant.js';
 import { shopItems } from '#testing/shop-content.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
@@ -23,7 +22,6 @@ import { limits, validateOutboundPayload } from './outbound-message.js';
  * as the real one does.
  */
 
-let stack: IngestionStack;
 /** What is rated in a conversation: the ratings store's feedback hash, message id → rating. */
 async function ratingsOf(redis: RedisClient, prefix: string, conversationId: string): Promise<Record<string, string>> {
   const hash = await redis.hGetAll(conversationKeys(prefix).feedback(conversationId));
@@ -31,27 +29,21 @@ async function ratingsOf(redis: RedisClient, prefix: string, conversationId: str
 }
 
 let platform: FakeMessagingPlatform;
-let temporal: ReturnType<typeof createTemporalClient>;
-test.before(async () => {
+const bed = useStackWithTemporal(test, async () => {
   platform = await startFakeMessagingPlatform();
-  stack = await startIngestionStack({ GRAPH_API_BASE_URL: platform.url, CONVERSATION_IDLE_MINUTES: '30' });
-  temporal = createTemporalClient(stack.api.config.temporal);
+  return { GRAPH_API_BASE_URL: platform.url, CONVERSATION_IDLE_MINUTES: '30' };
 });
-test.after.always(async () => {
-  await temporal?.close();
-  await stack?.close();
-  await platform?.close();
-});
+test.after.always(() => platform?.close());
 
 const agent = { agentId: 'agent-1', name: 'Ada' };
-const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
-const records = () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix);
-const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
-const prefix = () => stack.api.config.redis.prefix;
+const agents = () => createConversationClient(bed.temporal.client, bed.stack.api.config.temporal.taskQueue, testActionWait);
+const records = () => createConversationRecords(bed.stack.api.redis, bed.stack.api.config.redis.prefix);
+const transcript = () => createTranscript(bed.stack.api.redis, bed.stack.api.config.redis.prefix);
+const prefix = () => bed.stack.api.config.redis.prefix;
 
 /** A customer who asked a question the knowledge base answers, and got the answer. */
 async function answeredCustomer() {
-  const connected = await messagingTenant(stack.api, platform, [shopItems.returns, shopItems.shipping]);
+  const connected = await messagingTenant(bed.stack.api, platform, [shopItems.returns, shopItems.shipping]);
   await connected.send(connected.text('How many days do I have to return an item?'));
   await eventually(
     async () => connected.received(),
@@ -63,7 +55,7 @@ async function answeredCustomer() {
   /** Closes it and waits for its workflow to end: the close, its ask and their delivery are done. */
   const close = async (by: 'idle' | 'agent') => {
     await agents().close(record, by);
-    await temporal.client.workflow.getHandle(conversationWorkflowId(record.tenantId, conversationId)).result();
+    await bed.temporal.client.workflow.getHandle(conversationWorkflowId(record.tenantId, conversationId)).result();
   };
   const interactive = () => connected.received().filter((sent) => sent.body.type === 'interactive');
   /** The customer taps a reply button or list row (`from`: as another customer of the number). */
@@ -118,7 +110,7 @@ test('an idle close after an answer asks "Was this helpful?" once; a tap rates t
   const taken = await tap(buttons[0]);
   t.like(JSON.parse(taken.body), { received: { messages: 1 } });
   const answer = (await transcript().read(conversationId)).filter((m) => m.author === 'ai' && m.outcome === 'answered').at(-1)!;
-  t.deepEqual(await ratingsOf(stack.api.redis, prefix(), conversationId), { [answer.id]: 'up' });
+  t.deepEqual(await ratingsOf(bed.stack.api.redis, prefix(), conversationId), { [answer.id]: 'up' });
   const thanks = connected.received().slice(before);
   t.is(thanks.length, 1, 'only the thanks');
   t.is((thanks[0]!.body.text as { body: string }).body, 'Thank you for your feedback!');
@@ -126,7 +118,7 @@ test('an idle close after an answer asks "Was this helpful?" once; a tap rates t
   t.like(await records().get(conversationId), { status: 'closed', closedBy: 'idle', outcome: 'resolved' }, 'not reopened');
   t.false((await transcript().read(conversationId)).some((m) => m.author === 'visitor' && m.text === 'Yes'));
   const owner = { tenantId: connected.tenant.tenant.id as string, operatorId: connected.tenant.operator.id as string };
-  const day = (await createDayCounters(stack.api.redis, prefix()).read(owner, [dayOf(new Date())])).days[0]!;
+  const day = (await createDayCounters(bed.stack.api.redis, prefix()).read(owner, [dayOf(new Date())])).days[0]!;
   t.deepEqual(day.counts, {
     'started:messaging': 1,
     'answers:messaging:answered': 1,
@@ -168,7 +160,7 @@ test('after an agent closed it, one list asks for a score 1–5; a tapped row is
 
   const before = connected.received().length;
   await tap(rows[3], 'list');
-  const satisfaction = await stack.api.redis.get(`${prefix()}:conversation:${conversationId}:satisfaction`);
+  const satisfaction = await bed.stack.api.redis.get(`${prefix()}:conversation:${conversationId}:satisfaction`);
   t.like(JSON.parse(satisfaction ?? 'null'), { score: 4 });
   t.is(connected.received().length, before + 1, 'thanked');
   t.is(await connected.conversationId(), conversationId, 'no new conversation');
@@ -184,8 +176,8 @@ test("a tap naming another customer's conversation is not recorded: it is that c
   const delivery = inboundOf('inbound-button-reply', { phoneNumberId: connected.phoneNumberId, from: stranger });
   delivery.entry[0].changes[0].value.messages[0].interactive.button_reply = down;
   await connected.send(delivery);
-  t.deepEqual(await ratingsOf(stack.api.redis, prefix(), conversationId), {}, 'not rated');
-  const channel = channelStateOf(stack.api, prefix());
+  t.deepEqual(await ratingsOf(bed.stack.api.redis, prefix(), conversationId), {}, 'not rated');
+  const channel = channelStateOf(bed.stack.api, prefix());
   const theirs = await eventually(
     () => channel.conversationOf(connected.connectionId, stranger),
     (id) => id !== undefined,
@@ -201,7 +193,7 @@ test("a tap naming another customer's conversation is not recorded: it is that c
 test('no ask once the 24-hour window has closed', async (t) => {
   const { conversationId, close, interactive } = await answeredCustomer();
   // The customer last wrote 25 hours ago.
-  await stack.api.redis.hSet(`${prefix()}:messaging:conversation:${conversationId}`, {
+  await bed.stack.api.redis.hSet(`${prefix()}:messaging:conversation:${conversationId}`, {
     lastCustomerMessageAt: String(Date.now() - 25 * 3600 * 1000),
   });
   await close('idle');

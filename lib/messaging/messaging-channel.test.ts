@@ -4,7 +4,6 @@ import { createTranscript } from '#conversations/transcript.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createConversationClient } from '#conversations/workflow-client.js';
-import { createTemporalClient } from '#platform/temporal.js';
 import { testActionWait } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import {
@@ -16,7 +15,7 @@ import {
   statusUpdate,
   type FakeMessagingPlatform,
 } from '#testing/fake-messaging-platform.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { useStackWithTemporal } from '#testing/ingestion.js';
 import { channelStateOf, messagingTenant, randomDigits as digits } from '#testing/messaging-tenant.js';
 import { shopItems } from '#testing/shop-content.js';
 import { validateOutboundPayload } from './outbound-message.js';
@@ -26,26 +25,19 @@ import { validateOutboundPayload } from './outbound-message.js';
  * fake of the messaging platform that the worker sends to and that signs deliveries to our webhook.
  */
 
-let stack: IngestionStack;
 let platform: FakeMessagingPlatform;
-let temporal: ReturnType<typeof createTemporalClient>;
-test.before(async () => {
+const bed = useStackWithTemporal(test, async () => {
   platform = await startFakeMessagingPlatform();
-  stack = await startIngestionStack({ GRAPH_API_BASE_URL: platform.url, CONVERSATION_IDLE_MINUTES: '30' });
-  temporal = createTemporalClient(stack.api.config.temporal);
+  return { GRAPH_API_BASE_URL: platform.url, CONVERSATION_IDLE_MINUTES: '30' };
 });
-test.after.always(async () => {
-  await temporal?.close();
-  await stack?.close();
-  await platform?.close();
-});
+test.after.always(() => platform?.close());
 
-const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
-const channel = () => channelStateOf(stack.api);
-const transcript = () => createTranscript(stack.api.redis, stack.api.config.redis.prefix);
+const agents = () => createConversationClient(bed.temporal.client, bed.stack.api.config.temporal.taskQueue, testActionWait);
+const channel = () => channelStateOf(bed.stack.api);
+const transcript = () => createTranscript(bed.stack.api.redis, bed.stack.api.config.redis.prefix);
 
 /** A tenant with content, an admin, and a messaging connection of its own number and token. */
-const connectedTenant = () => messagingTenant(stack.api, platform, [shopItems.returns, shopItems.shipping]);
+const connectedTenant = () => messagingTenant(bed.stack.api, platform, [shopItems.returns, shopItems.shipping]);
 
 type Connected = Awaited<ReturnType<typeof connectedTenant>>;
 
@@ -73,7 +65,7 @@ test('the verification handshake answers the challenge only for the right token 
   t.is((await fetch(url(`hub.mode=unsubscribe&hub.verify_token=${connected.verifyToken}&hub.challenge=1`))).status, 403);
   t.is((await fetch(url(`hub.challenge=1`))).status, 403);
   const unknown = await fetch(
-    `${stack.api.url}/webhooks/messaging_api/${randomBytes(24).toString('base64url')}?hub.mode=subscribe`,
+    `${bed.stack.api.url}/webhooks/messaging_api/${randomBytes(24).toString('base64url')}?hub.mode=subscribe`,
   );
   t.is(unknown.status, 404);
   t.is((await unknown.json()).error.code, 'not_found');
@@ -130,7 +122,7 @@ test('a customer question gets the AI answer on the channel, labelled as AI, in 
   t.is(connected.received().length, 2);
 
   const conversationId = await connected.conversationId();
-  const record = await createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId!);
+  const record = await createConversationRecords(bed.stack.api.redis, bed.stack.api.config.redis.prefix).get(conversationId!);
   t.like(record, { channel: 'messaging', contact: { name: 'Grace' }, messaging: { connectionId: connected.connectionId } });
 });
 
@@ -232,7 +224,7 @@ test('an answer that found nothing offers a person as a valid reply button; tapp
   await connected.send(tap);
   const conversationId = (await connected.conversationId())!;
   const record = await eventually(
-    () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId),
+    () => createConversationRecords(bed.stack.api.redis, bed.stack.api.config.redis.prefix).get(conversationId),
     (value) => value?.status === 'waiting_for_agent',
   );
   t.is(record?.status, 'waiting_for_agent');
@@ -241,12 +233,12 @@ test('an answer that found nothing offers a person as a valid reply button; tapp
 test("past the operator's answers for the day, a customer is handed to a person with a polite reply", async (t) => {
   const connected = await connectedTenant();
   // Another process (the API, another worker) spent the operator's whole day.
-  const budget = createAnswerBudget(stack.api.redis, {
-    prefix: stack.api.config.redis.prefix,
-    perDay: stack.api.config.conversations.operatorAnswersPerDay,
+  const budget = createAnswerBudget(bed.stack.api.redis, {
+    prefix: bed.stack.api.config.redis.prefix,
+    perDay: bed.stack.api.config.conversations.operatorAnswersPerDay,
   });
   const operatorId = connected.tenant.operator.id as string;
-  for (let spent = 0; spent < stack.api.config.conversations.operatorAnswersPerDay; spent += 500) {
+  for (let spent = 0; spent < bed.stack.api.config.conversations.operatorAnswersPerDay; spent += 500) {
     await Promise.all(Array.from({ length: 500 }, () => budget.spend(operatorId)));
   }
 
@@ -257,7 +249,7 @@ test("past the operator's answers for the day, a customer is handed to a person 
   t.notRegex(text, /30 days/, 'no AI answer');
   const conversationId = (await connected.conversationId())!;
   const record = await eventually(
-    () => createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId),
+    () => createConversationRecords(bed.stack.api.redis, bed.stack.api.config.redis.prefix).get(conversationId),
     (value) => value?.status === 'waiting_for_agent',
   );
   t.is(record?.status, 'waiting_for_agent');
@@ -277,7 +269,7 @@ test('throttled on the second part of a long agent reply: the customer gets each
   await connected.send(connected.text('How many days do I have to return an item?'));
   await replies(connected, 1);
   const conversationId = (await connected.conversationId())!;
-  const record = await createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId);
+  const record = await createConversationRecords(bed.stack.api.redis, bed.stack.api.config.redis.prefix).get(conversationId);
   const agent = { agentId: 'agent-1', name: 'Ada' };
   await agents().takeOver(record!, agent);
   const before = connected.received().length;
@@ -321,10 +313,10 @@ test('outside the 24-hour window an agent reply is refused before it reaches the
   await replies(connected, 1);
   const conversationId = (await connected.conversationId())!;
   // The customer last wrote 25 hours ago.
-  await stack.api.redis.hSet(`${stack.api.config.redis.prefix}:messaging:conversation:${conversationId}`, {
+  await bed.stack.api.redis.hSet(`${bed.stack.api.config.redis.prefix}:messaging:conversation:${conversationId}`, {
     lastCustomerMessageAt: String(Date.now() - 25 * 3600 * 1000),
   });
-  const record = await createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).get(conversationId);
+  const record = await createConversationRecords(bed.stack.api.redis, bed.stack.api.config.redis.prefix).get(conversationId);
   const agent = { agentId: 'agent-1', name: 'Ada' };
   await agents().takeOver(record!, agent);
   await agents().agentReply(record!, { agentId: agent.agentId, messageId: randomUUID(), text: 'Hello again!' });

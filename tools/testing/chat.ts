@@ -2,6 +2,13 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { TestApi } from './api.js';
 import { importingTenant, item, waitForJobs } from './ingestion.js';
 
+/** For files that poll a conversation often: the per-visitor budgets stay out of the way, and a loaded machine may answer slowly. */
+export const chattyVisitors = {
+  CHAT_VISITOR_PER_MINUTE: '100000',
+  CHAT_CONVERSATIONS_PER_HOUR: '100000',
+  CHAT_REPLY_TIMEOUT_SECONDS: '30',
+};
+
 export interface StreamedEvent {
   event: string;
   id: string | null;

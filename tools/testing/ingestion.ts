@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { TestFn } from 'ava';
+import { createTemporalClient } from '#platform/temporal.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { createTenantWithKey, startTestApi, type TestApi } from './api.js';
 import { eventually } from './eventually.js';
@@ -47,6 +49,27 @@ export async function startIngestionStack(
   };
   if (options.worker !== false) await stack.startWorker();
   return stack;
+}
+
+/**
+ * A file's stack and a Temporal client on it, opened before the file's tests and closed after them; read
+ * `bed.stack` and `bed.temporal` inside tests. `overrides` gives the stack's settings as it starts (ava
+ * runs a file's `before` hooks at once, so a fake whose address they name is started in it).
+ */
+export function useStackWithTemporal(
+  test: TestFn,
+  overrides: () => Record<string, string> | Promise<Record<string, string>> = () => ({}),
+) {
+  const bed = {} as { stack: IngestionStack; temporal: ReturnType<typeof createTemporalClient> };
+  test.before(async () => {
+    bed.stack = await startIngestionStack(await overrides());
+    bed.temporal = createTemporalClient(bed.stack.api.config.temporal);
+  });
+  test.after.always(async () => {
+    await bed.temporal?.close();
+    await bed.stack?.close();
+  });
+  return bed;
 }
 
 const finalStatuses = new Set(['searchable', 'skipped', 'metadata_updated', 'failed', 'deleted']);

@@ -4,38 +4,32 @@ import { createConversationRecords } from '#conversations/records.js';
 import { createConversationClient, ConversationActionRefusedError } from '#conversations/workflow-client.js';
 import { generateSecret, hashSecret } from '#tenancy/secrets.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
-import { createTemporalClient } from '#platform/temporal.js';
-import { chatClient, conversationAboutReturns, readEventStream, testActionWait, type ChatVisitor } from '#testing/chat.js';
+import {
+  chattyVisitors,
+  chatClient,
+  conversationAboutReturns,
+  readEventStream,
+  testActionWait,
+  type ChatVisitor,
+} from '#testing/chat.js';
 import { startFakeChatServer } from '#testing/fake-chat-server.js';
 import { eventually } from '#testing/eventually.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
+import { startIngestionStack, type IngestionStack, useStackWithTemporal } from '#testing/ingestion.js';
 
-/** Tests poll the history often: the per-visitor budget must not get in the way; a loaded machine may answer slowly. */
-const chatty = { CHAT_VISITOR_PER_MINUTE: '100000', CHAT_CONVERSATIONS_PER_HOUR: '100000', CHAT_REPLY_TIMEOUT_SECONDS: '30' };
-
-let stack: IngestionStack;
-let temporal: ReturnType<typeof createTemporalClient>;
-test.before(async () => {
-  stack = await startIngestionStack(chatty);
-  temporal = createTemporalClient(stack.api.config.temporal);
-});
-test.after.always(async () => {
-  await temporal?.close();
-  await stack?.close();
-});
+const bed = useStackWithTemporal(test, () => chattyVisitors);
 
 const agent = { agentId: 'agent-1', name: 'Ada' };
 
 const conversationWith = (target: IngestionStack) => conversationAboutReturns(target.api);
 
-const agents = () => createConversationClient(temporal.client, stack.api.config.temporal.taskQueue, testActionWait);
+const agents = () => createConversationClient(bed.temporal.client, bed.stack.api.config.temporal.taskQueue, testActionWait);
 
 async function statusOf(chat: ReturnType<typeof chatClient>, visitor: ChatVisitor): Promise<string> {
   return (await chat.history(visitor)).body.status;
 }
 
 test('asking for a person hands off: the AI says so, stops answering, and the status is searchable in Temporal', async (t) => {
-  const { chat, visitor, ref } = await conversationWith(stack);
+  const { chat, visitor, ref } = await conversationWith(bed.stack);
   const handoff = await chat.ask(visitor, 'Can I talk to a human please?');
   t.like(handoff.reply, { author: 'ai', aiGenerated: true, outcome: 'handoff' });
   t.is(handoff.done.status, 'waiting_for_agent');
@@ -54,7 +48,7 @@ test('asking for a person hands off: the AI says so, stops answering, and the st
   const found = await eventually(
     async () => {
       const ids: string[] = [];
-      for await (const workflow of temporal.client.workflow.list({
+      for await (const workflow of bed.temporal.client.workflow.list({
         query: `ConversationStatus = 'waiting_for_agent' AND TenantId = '${ref.tenantId}' AND Channel = 'widget'`,
       }))
         ids.push(workflow.workflowId);
@@ -66,7 +60,7 @@ test('asking for a person hands off: the AI says so, stops answering, and the st
 });
 
 test('the handoff button, an agent taking over, replying, handing back and closing', async (t) => {
-  const { chat, visitor, ref } = await conversationWith(stack);
+  const { chat, visitor, ref } = await conversationWith(bed.stack);
   const following = await chat.follow(visitor);
   const seen = readEventStream(
     following,
@@ -74,7 +68,7 @@ test('the handoff button, an agent taking over, replying, handing back and closi
     (event) => event.event === 'status' && event.data.status === 'closed',
   );
 
-  const button = await stack.api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, {
+  const button = await bed.stack.api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, {
     headers: visitor.headers,
   });
   t.is(button.status, 202);
@@ -85,7 +79,7 @@ test('the handoff button, an agent taking over, replying, handing back and closi
     instanceOf: ConversationActionRefusedError,
     message: /Ada has already taken/,
   });
-  const again = await stack.api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, {
+  const again = await bed.stack.api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, {
     headers: visitor.headers,
   });
   t.deepEqual([again.status, again.body], [200, { status: 'agent' }]);
@@ -125,7 +119,11 @@ test('the handoff button, an agent taking over, replying, handing back and closi
 });
 
 test('timers: a waiting customer is told an agent will come, and an idle conversation closes', async (t) => {
-  const timed = await startIngestionStack({ ...chatty, CONVERSATION_AGENT_WAIT_SECONDS: '1', CONVERSATION_IDLE_MINUTES: '0.06' });
+  const timed = await startIngestionStack({
+    ...chattyVisitors,
+    CONVERSATION_AGENT_WAIT_SECONDS: '1',
+    CONVERSATION_IDLE_MINUTES: '0.06',
+  });
   try {
     const { chat, visitor } = await conversationWith(timed);
     await timed.api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, { headers: visitor.headers });
@@ -147,7 +145,7 @@ test('timers: a waiting customer is told an agent will come, and an idle convers
 });
 
 test('a message sent while no worker runs is kept, and answered once one starts', async (t) => {
-  const down = await startIngestionStack({ ...chatty, CHAT_REPLY_TIMEOUT_SECONDS: '1' });
+  const down = await startIngestionStack({ ...chattyVisitors, CHAT_REPLY_TIMEOUT_SECONDS: '1' });
   try {
     const { chat, visitor } = await conversationWith(down);
     await down.stopWorker();
@@ -211,7 +209,7 @@ test('with a working chat model, its streamed answer is labelled as AI by the se
 });
 
 test('a long conversation continues as new, keeping its state and its transcript', async (t) => {
-  const { chat, operator, tenant, kb } = await conversationWith(stack);
+  const { chat, operator, tenant, kb } = await conversationWith(bed.stack);
   // A conversation of its own, started with a small history limit, so it continues as new often.
   const visitorToken = generateSecret('visitorToken');
   const ref = {
@@ -222,7 +220,7 @@ test('a long conversation continues as new, keeping its state and its transcript
     channel: 'widget' as const,
     locale: 'en' as const,
   };
-  await createConversationRecords(stack.api.redis, stack.api.config.redis.prefix).create({
+  await createConversationRecords(bed.stack.api.redis, bed.stack.api.config.redis.prefix).create({
     ...ref,
     visitorTokenHash: hashSecret(visitorToken),
     contact: {},
@@ -246,9 +244,10 @@ test('a long conversation continues as new, keeping its state and its transcript
     );
     t.is(reply.outcome, 'answered');
   }
-  const handle = temporal.client.workflow.getHandle(conversationWorkflowId(ref.tenantId, ref.conversationId));
+  const handle = bed.temporal.client.workflow.getHandle(conversationWorkflowId(ref.tenantId, ref.conversationId));
   const runs: string[] = [];
-  for await (const run of temporal.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) runs.push(run.runId);
+  for await (const run of bed.temporal.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` }))
+    runs.push(run.runId);
   t.true(runs.length > 1, `continued as new (${runs.length} runs)`);
 
   // A message seen in an earlier run is still recognised as a repeat.
