@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { embed, hostPage, pageWithConsole, startWidgetBed, type WidgetBed } from '#testing/widget-bed.js';
+import { serviceWaitMs } from '#testing/browser.js';
 
 /*
  * The deferred loader and the pinned, hash-checked embedding, in Debian's Chromium against the real
@@ -47,7 +48,7 @@ const states = (page: Page): Promise<string[]> => page.evaluate(() => (window as
 const handledNames = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__handled);
 const waitForState = (page: Page, state: string) =>
   page.waitForFunction((wanted) => document.documentElement.getAttribute('data-widget-loader') === wanted, state, {
-    timeout: 20_000,
+    timeout: serviceWaitMs,
   });
 const panel = '[data-kb-widget] [data-el=panel]';
 
@@ -119,7 +120,7 @@ test('a pinned release with its published integrity loads; a wrong hash blocks i
   t.is(published['widget.js'], bed.files.integrity['widget.js']);
 
   const pinned = await visit(hostPage(embed.pinned(bed.files, init())));
-  await pinned.page.waitForFunction(() => (window as any).__handled.includes('ready'), undefined, { timeout: 20_000 });
+  await pinned.page.waitForFunction(() => (window as any).__handled.includes('ready'), undefined, { timeout: serviceWaitMs });
   t.is(await pinned.page.locator('[data-kb-widget]').count(), 1);
   await pinned.close();
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { artifactsDir } from '#testing/browser.js';
+import { artifactsDir, serviceWaitMs } from '#testing/browser.js';
 import { eventually } from '#testing/eventually.js';
 import { ask, embed, hostPage, inWidget, pageWithConsole, startWidgetBed, type WidgetBed } from '#testing/widget-bed.js';
 
@@ -29,7 +29,7 @@ async function visit() {
 }
 
 async function openWidget(page: Page) {
-  await page.waitForFunction(() => (window as any).__ready === true, undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => (window as any).__ready === true, undefined, { timeout: serviceWaitMs });
   await page.evaluate(() => (window as any).widget('open'));
 }
 
@@ -87,7 +87,7 @@ test('a visitor rates an answer, changes their mind with a reason, and sees thei
   await page.reload();
   await openWidget(page);
   const again = page.locator(inWidget(`[data-el=message][data-message-id="${answerId}"]`));
-  await again.locator('[data-rating=down][aria-pressed=true]').waitFor({ timeout: 15_000 });
+  await again.locator('[data-rating=down][aria-pressed=true]').waitFor({ timeout: serviceWaitMs });
   t.is(await again.locator('[data-rating=up]').getAttribute('aria-pressed'), 'false');
   await close();
 });
@@ -102,7 +102,7 @@ test('after an agent closes the conversation the visitor scores it, and a second
   await bed.agents.close(ref, 'agent');
 
   const survey = page.locator(inWidget('[data-el=survey]'));
-  await survey.waitFor({ timeout: 15_000 });
+  await survey.waitFor({ timeout: serviceWaitMs });
   t.is(await survey.getAttribute('aria-label'), 'How was your conversation?');
   await survey.locator('button[aria-label="4 of 5"]').click();
   await survey.locator('button[aria-label="4 of 5"][aria-pressed=true]').waitFor();
@@ -126,12 +126,12 @@ test('a conversation that closes for being idle asks for no score', async (t) =>
   await ask(page, 'How long does shipping take?', 1);
   const keys = await saved(page);
   await bed.agents.close(bed.refOf(keys.conversationId), 'idle');
-  await page.locator(inWidget('[data-el=message][data-author=system]')).last().waitFor({ timeout: 15_000 });
+  await page.locator(inWidget('[data-el=message][data-author=system]')).last().waitFor({ timeout: serviceWaitMs });
   await page.waitForFunction(
     () =>
       /ended/.test(document.querySelector('[data-kb-widget]')!.shadowRoot!.querySelector('[data-el=status]')!.textContent ?? ''),
     undefined,
-    { timeout: 15_000 },
+    { timeout: serviceWaitMs },
   );
   t.is(await page.locator(inWidget('[data-el=survey]')).count(), 0);
   await close();

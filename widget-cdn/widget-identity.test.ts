@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { createUser } from '#testing/api.js';
 import { hmacIdentityToken, jwtIdentityToken } from '#testing/identity.js';
 import { embed, hostPage, pageWithConsole, startWidgetBed, type WidgetBed } from '#testing/widget-bed.js';
+import { serviceWaitMs } from '#testing/browser.js';
 
 /*
  * Verified visitors in Debian's Chromium against the real stack (docs/widget.md, "Visitor identity"):
@@ -45,7 +46,7 @@ async function load(page: Page, identity: string | undefined) {
   bed.site.page(path, hostPage(embed.latest(bed.files, init)));
   await page.addInitScript(recorder);
   await page.goto(bed.site.url(path));
-  await page.waitForFunction(() => (window as any).__ready === true, undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => (window as any).__ready === true, undefined, { timeout: serviceWaitMs });
 }
 
 const savedConversation = (page: Page) =>
@@ -63,7 +64,7 @@ async function sendAndWaitForAnswer(page: Page, question: string, aiMessagesBefo
     ([selector, n]) =>
       document.querySelector('[data-kb-widget]')!.shadowRoot!.querySelectorAll(selector as string).length > (n as number),
     ['[data-el=message][data-author=ai]:not([data-streaming])', aiMessagesBefore] as const,
-    { timeout: 30_000 },
+    { timeout: serviceWaitMs },
   );
 }
 
@@ -90,7 +91,7 @@ test('a verified visitor chats, then continues the same conversation from anothe
   await phone.page.waitForFunction(
     (selector) => document.querySelector('[data-kb-widget]')!.shadowRoot!.querySelectorAll(selector).length > 0,
     '[data-el=message][data-author=visitor]',
-    { timeout: 20_000 },
+    { timeout: serviceWaitMs },
   );
   t.deepEqual(await texts(phone.page, 'visitor'), ['How many days do I have to return an item?']);
   const phoneSaved = await phone.page.evaluate(
@@ -138,13 +139,13 @@ test('an operator requiring verification: a visitor without a token gets an iden
     });
     // Told by /chat/config: the notice and the event come when the window opens, before any message.
     await anonymous.page.evaluate(() => (window as any).widget('open'));
-    await anonymous.page.waitForFunction(() => (window as any).__errors.length > 0, undefined, { timeout: 20_000 });
+    await anonymous.page.waitForFunction(() => (window as any).__errors.length > 0, undefined, { timeout: serviceWaitMs });
     const [error] = await anonymous.page.evaluate(() => (window as any).__errors);
     t.is(error.code, 'identity_required');
     t.regex((await anonymous.page.locator(inWidget('[data-el=status]')).textContent()) ?? '', /sign in/i);
     await anonymous.page.locator(inWidget('[data-el=input]')).fill('Hello?');
     await anonymous.page.locator(inWidget('[data-el=input]')).press('Enter');
-    await anonymous.page.waitForFunction(() => (window as any).__errors.length > 1, undefined, { timeout: 20_000 });
+    await anonymous.page.waitForFunction(() => (window as any).__errors.length > 1, undefined, { timeout: serviceWaitMs });
     t.deepEqual(
       (await anonymous.page.evaluate(() => (window as any).__errors)).map((e: { code: string }) => e.code),
       ['identity_required', 'identity_required'],
@@ -179,7 +180,7 @@ test('a verified visitor on another device lists their conversations, reads a cl
   const { page } = phone;
   await page.evaluate(() => (window as any).widget('open'));
   const toggle = page.locator(inWidget('[data-el=history-toggle]'));
-  await toggle.waitFor({ state: 'visible', timeout: 20_000 });
+  await toggle.waitFor({ state: 'visible', timeout: serviceWaitMs });
   t.is(await toggle.getAttribute('aria-label'), 'Your conversations');
   await toggle.click();
   const past = page.locator(inWidget('[data-el=history] button[data-status]'));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { createConversationRecords } from '#conversations/records.js';
-import { artifactsDir } from '#testing/browser.js';
+import { artifactsDir, serviceWaitMs } from '#testing/browser.js';
 import { eventually } from '#testing/eventually.js';
 import { ask, embed, hostPage, inWidget, pageWithConsole, startWidgetBed, type WidgetBed } from '#testing/widget-bed.js';
 
@@ -75,7 +75,7 @@ function waitForHandled(page: Page, name: string, count = 1) {
   return page.waitForFunction(
     ([wanted, n]) => (window as any).__handled.filter((h: any) => h.name === wanted).length >= (n as number),
     [name, count] as const,
-    { timeout: 20_000 },
+    { timeout: serviceWaitMs },
   );
 }
 
@@ -207,7 +207,7 @@ test('the visitor asks for a person; the agent who takes over is shown, even whi
   const hostile =
     'Hi, Ada here. <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [refund](javascript:window.__pwned=3)';
   await bed.agents.agentReply(ref, { agentId: 'agent-1', messageId: randomUUID(), text: hostile });
-  await page.locator(inWidget('[data-el=unread]')).waitFor({ state: 'visible', timeout: 20_000 });
+  await page.locator(inWidget('[data-el=unread]')).waitFor({ state: 'visible', timeout: serviceWaitMs });
   const received = (await handled(page, 'message:received')).map((detail) => detail.message);
   t.like(received.at(-1), { author: 'agent', text: hostile, agent: { name: 'Ada' } });
 
@@ -419,7 +419,7 @@ test('destroy leaves no element, listener, timer or open request behind, and ini
   page.on('requestfailed', (request) => void failed.push(request.url()));
   await waitForHandled(page, 'ready');
   await command(page, 'open');
-  const following = page.waitForRequest((request) => request.url().endsWith('/events'), { timeout: 30_000 });
+  const following = page.waitForRequest((request) => request.url().endsWith('/events'), { timeout: serviceWaitMs });
   await ask(page, 'How long does standard delivery take?', 1);
   await following;
 

@@ -11,6 +11,13 @@ import { createCdnApp } from '#widget-cdn/app.js';
 import { bundleWidget } from '#widget-cdn/build/bundle.js';
 import { publishRelease } from '#widget-cdn/build/releases.js';
 
+/**
+ * How long a browser test waits for what the service does behind the page (an answer streamed, a status
+ * shown, a tick moved): sized for this 2-core machine running the whole suite, where an answer that
+ * takes 8 s alone has taken over 30 s. A wait whose condition holds ends at once.
+ */
+export const serviceWaitMs = 60_000;
+
 export interface LaunchedChromium {
   browser: Browser;
   /** The browser's main process. */

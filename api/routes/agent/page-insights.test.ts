@@ -4,7 +4,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { counterFields, createDayCounters, dayOf } from '#insights/day-counters.js';
 import { createUser } from '#testing/api.js';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium } from '#testing/browser.js';
+import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
@@ -75,7 +75,7 @@ test("an admin reads an operator's insights as cards, a chart and tables, downlo
   const { page, close } = await pageWithConsole(browser);
   try {
     await openInsights(page, admin.token);
-    await page.locator('.cards').waitFor({ timeout: 15_000 });
+    await page.locator('.cards').waitFor({ timeout: serviceWaitMs });
     t.true(await page.locator('#main').isHidden(), 'the inbox gives way to the view');
     t.is(await card(page, 'Conversations').innerText(), '17', 'the counters written, and the conversation with a gap');
     t.is(await card(page, 'Resolved by the AI').innerText(), '75%');
@@ -107,7 +107,7 @@ test("an admin reads an operator's insights as cards, a chart and tables, downlo
     await gap.locator('input').fill('shipping-antarctica');
     await gap.locator('button', { hasText: 'Mark addressed' }).click();
     const addressed = page.locator('.gap .addressed');
-    await addressed.waitFor({ timeout: 15_000 });
+    await addressed.waitFor({ timeout: serviceWaitMs });
     t.regex(
       await addressed.innerText(),
       /Addressed by article shipping-antarctica \(Grace, \d{4}-\d{2}-\d{2}\): asked 0 times since\./,
@@ -125,7 +125,7 @@ test('an agent opening the Insights view is told it is for admins', async (t) =>
   try {
     await openInsights(page, agent.token);
     const said = page.locator('.insights-body .muted');
-    await said.waitFor({ timeout: 15_000 });
+    await said.waitFor({ timeout: serviceWaitMs });
     t.regex(await said.innerText(), /role admin/);
     await page.click('#show-inbox');
     t.true(await page.locator('#insights').isHidden());
@@ -153,7 +153,7 @@ test('an agent opening a conversation sees how the visitor rated its answers, wi
     await signIn(page, agent.token);
     await page.locator(`#conversations li[data-conversation-id="${visitor.conversationId}"] button`).click();
     const answer = page.locator(`#transcript li[data-message-id="${reply.id}"]`);
-    await answer.locator('.rating.down').waitFor({ timeout: 15_000 });
+    await answer.locator('.rating.down').waitFor({ timeout: serviceWaitMs });
     t.is(await answer.locator('.rating').innerText(), 'Rated not helpful: I needed a yes or a no.');
   } finally {
     await close();

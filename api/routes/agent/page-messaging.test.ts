@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createUser } from '#testing/api.js';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium } from '#testing/browser.js';
+import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
 import { eventually } from '#testing/eventually.js';
 import {
   graphErrors,
@@ -60,12 +60,12 @@ test("the page shows the customer's number, delivery ticks moving live, and why 
     await tab.fill('#token', agent.token);
     await tab.click('#sign-in button[type=submit]');
     const item = tab.locator(`li[data-conversation-id="${conversationId}"]`);
-    await item.waitFor({ timeout: 15_000 });
+    await item.waitFor({ timeout: serviceWaitMs });
     t.regex(await item.innerText(), new RegExp(`Grace · \\+${connected.customer}`));
 
     await item.locator('button').click();
     const aiTicks = tab.locator('#transcript li.message.ai .ticks').first();
-    await tab.locator('#transcript li.message.ai .ticks.sent').waitFor({ timeout: 15_000 });
+    await tab.locator('#transcript li.message.ai .ticks.sent').waitFor({ timeout: serviceWaitMs });
     t.regex(await tab.innerText('#contact'), new RegExp(`Grace · \\+${connected.customer}`));
     t.is(await aiTicks.innerText(), '✓');
     t.is(await tab.locator('#transcript li.message.visitor .ticks').count(), 0, 'the customer’s own messages have none');
@@ -80,16 +80,16 @@ test("the page shows the customer's number, delivery ticks moving live, and why 
         }),
       );
     await status('read');
-    await tab.locator('#transcript li.message.ai .ticks.read').waitFor({ timeout: 15_000 });
+    await tab.locator('#transcript li.message.ai .ticks.read').waitFor({ timeout: serviceWaitMs });
     await status('delivered');
     t.is(await tab.locator('#transcript li.message.ai .ticks.read').count(), 1, 'a late delivered does not take it back');
 
     // The next answer is refused at once for the closed window: the customer waits for a person, and the page says why.
     platform.failNext(1, graphErrors.outsideWindow, { to: connected.customer });
     await connected.send(connected.text('How long does standard delivery take?'));
-    await tab.locator('#transcript li.message.ai .ticks.failed').waitFor({ timeout: 30_000 });
-    await tab.locator('#badges .badge.status-waiting_for_agent').waitFor({ timeout: 15_000 });
-    await tab.locator('#problem:not([hidden])').waitFor({ timeout: 15_000 });
+    await tab.locator('#transcript li.message.ai .ticks.failed').waitFor({ timeout: serviceWaitMs });
+    await tab.locator('#badges .badge.status-waiting_for_agent').waitFor({ timeout: serviceWaitMs });
+    await tab.locator('#problem:not([hidden])').waitFor({ timeout: serviceWaitMs });
     t.regex(await tab.innerText('#problem'), /Handed to a person: the reply window has closed\..*\[window_closed\]/);
     t.regex((await tab.locator('#transcript li.message.ai .ticks.failed').getAttribute('title')) ?? '', /window_closed/);
 

@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createUser } from '#testing/api.js';
-import { launchChromium, pageWithConsole, type LaunchedChromium } from '#testing/browser.js';
+import { launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
 import { eventually } from '#testing/eventually.js';
 import { graphErrors, startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
@@ -75,7 +75,7 @@ test('with the window closed, the page offers the templates with a field per par
     const { page: tab } = page;
     await openConversation(tab, agent.token as string, conversationId);
     const picker = tab.locator('.extras form.template');
-    await picker.waitFor({ timeout: 15_000 });
+    await picker.waitFor({ timeout: serviceWaitMs });
     t.regex(await tab.innerText('#window'), /only an approved template/);
     t.is(await picker.locator('p').innerText(), 'Hello {{1}}, order {{2}} has shipped.');
     const fields = picker.locator('input');
@@ -85,7 +85,7 @@ test('with the window closed, the page offers the templates with a field per par
     await picker.locator('button[type=submit]').click();
 
     const line = tab.locator('#transcript li.message.agent', { hasText: 'Hello Grace, order A-1042 has shipped.' });
-    await line.waitFor({ timeout: 15_000 });
+    await line.waitFor({ timeout: serviceWaitMs });
     const sent = await eventually(
       async () => c.received().filter((message) => message.body.type === 'template'),
       (all) => all.length > 0,
@@ -116,20 +116,20 @@ test('when the platform refuses a reply for the closed window while our clock re
   try {
     const { page: tab } = page;
     await openConversation(tab, agent.token as string, conversationId);
-    await tab.locator('.extras form.file').waitFor({ timeout: 15_000 });
+    await tab.locator('.extras form.file').waitFor({ timeout: serviceWaitMs });
     t.regex(await tab.innerText('#window'), /Reply window open until/);
 
     platform.failNext(1, graphErrors.outsideWindow, { to: c.customer });
     const reply = await api.request('POST', `${path}/messages`, { headers: agent.headers, body: { text: 'Hello, Ada here.' } });
     t.is(reply.status, 202);
-    await tab.locator('.extras form.template').waitFor({ timeout: 15_000 });
+    await tab.locator('.extras form.template').waitFor({ timeout: serviceWaitMs });
     t.regex(await tab.innerText('#window'), /only an approved template/);
     t.notRegex(await tab.innerText('#window'), /open until/);
     t.regex(await tab.innerText('#problem'), /window_closed/);
 
     // The customer writes again: the window opens, and the file form is back.
     await c.send(c.text('Any news?'));
-    await tab.locator('.extras form.file').waitFor({ timeout: 15_000 });
+    await tab.locator('.extras form.file').waitFor({ timeout: serviceWaitMs });
     t.regex(await tab.innerText('#window'), /Reply window open until/);
     t.is(page.consoleText('error'), '');
   } finally {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium } from '#testing/browser.js';
+import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
@@ -46,7 +46,7 @@ test('an agent signs in, takes a waiting widget conversation over and chats with
     await tab.fill('#token', agent.token);
     await tab.click('#sign-in button[type=submit]');
     const item = tab.locator(`#conversations li[data-conversation-id="${visitor.conversationId}"]`);
-    await item.waitFor({ timeout: 15_000 });
+    await item.waitFor({ timeout: serviceWaitMs });
     t.regex(await item.innerText(), /Grace Hopper/);
     t.is(await item.locator('.badge.widget').innerText(), 'Widget');
     t.is(await item.locator('.badge.status-waiting_for_agent').innerText(), 'Waiting');
@@ -63,7 +63,7 @@ test('an agent signs in, takes a waiting widget conversation over and chats with
     await tab.fill('#reply-text', 'Hello Grace, Ada here. How can I help?');
     await tab.click('#send');
     const reply = tab.locator('#transcript li.message.agent', { hasText: 'Hello Grace, Ada here.' });
-    await reply.waitFor({ timeout: 15_000 });
+    await reply.waitFor({ timeout: serviceWaitMs });
     t.regex(await reply.innerText(), /Ada Agent/);
     // The reply can show (live, from the stream) before the send's own answer empties the box.
     await tab.waitForFunction(() => (document.querySelector('#reply-text') as HTMLTextAreaElement).value === '');
@@ -78,7 +78,7 @@ test('an agent signs in, takes a waiting widget conversation over and chats with
     const markup = 'My parcel <img src=x onerror="document.body.dataset.pwned=1"> never came <b>at all</b>';
     await tenant.chat.ask(visitor, markup);
     const visitorLine = tab.locator('#transcript li.message.visitor', { hasText: 'My parcel' });
-    await visitorLine.waitFor({ timeout: 15_000 });
+    await visitorLine.waitFor({ timeout: serviceWaitMs });
     t.regex(await visitorLine.innerText(), /<img src=x onerror=/);
     t.is(await tab.locator('#transcript img, #transcript b').count(), 0);
     t.is(await tab.evaluate(() => document.body.dataset.pwned), undefined);
