@@ -10,7 +10,7 @@ import { createTenancy } from '#tenancy/index.js';
 import { createOperatorIdentities } from '#tenancy/operator-identity.js';
 import { createCleanupClient } from '#knowledge/cleanup-client.js';
 import { createReindexClient } from '#knowledge/reindex-client.js';
-import { createEventFollower, createEventPublisher } from '#conversations/events.js';
+import { createEventFollower } from '#conversations/events.js';
 import { createInbox } from '#conversations/inbox.js';
 import { createWidgetConversationStart } from '#conversations/start.js';
 import { createVerifiedVisitors } from '#conversations/verified-visitors.js';

@@ -3,7 +3,6 @@ import { Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from 
 import { createActivities } from '#activities/index.js';
 import { answerRetrieval, createAnswerGenerator, createQuestionAnswerer, createSentenceMemory } from '#answering/index.js';
 import { createSentenceEmbedder } from '#knowledge/embeddings/index.js';
-import { createEventPublisher } from '#conversations/events.js';
 import { clusteringThread } from '#insights/content-gaps/clustering-runner.js';
 import { spaceKey } from '#insights/content-gaps/vectors.js';
 import type { Config } from '#platform/config.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { ArticleSearch, PendingArticles } from '#articles/article-search.js';
 import type { ArticleStore } from '#articles/store.js';
 import { isPublic, type Article } from '#articles/types.js';

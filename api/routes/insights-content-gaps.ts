@@ -9,7 +9,6 @@ import { DocumentedRouter } from '../openapi/documented-router.js';
 import {
   addressedRequest,
   addressedResponse,
-  contentGapLimits,
   contentGapOperatorQuery,
   contentGapsQuery,
   contentGapsResponse,

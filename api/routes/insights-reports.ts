@@ -4,7 +4,7 @@ import { insightRange } from '#insights/day-range.js';
 import { reportLimits, type Reports } from '#insights/reports.js';
 import { operatorOwner, requestedDays } from '../insights-query.js';
 import { csvOf } from '../csv.js';
-import { invalidPayload, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import type { UserGuard } from '../middleware/token-budgets.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { reportQuery, reportResponse, reportTableParameter } from '../schemas/insights-reports.js';

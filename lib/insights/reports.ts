@@ -2,7 +2,6 @@ import type { DayRange } from './day-range.js';
 import { channels, type Channel } from '#workflows/conversations/types.js';
 import {
   bucketSeconds,
-  dayOf,
   daysBetween,
   handoffReasons,
   type CounterOwner,

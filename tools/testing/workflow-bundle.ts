@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { madeOnce } from '#platform/made-once.js';
 import { bundleWorkflows } from '#worker/bundle.js';
 import { repoRoot } from './processes.js';
 
@@ -13,16 +14,11 @@ import { repoRoot } from './processes.js';
  * source, the bundler's own files and the SDK's version, so a changed workflow is bundled afresh.
  */
 
-const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+const plain = madeOnce(() => cachedBundle({}, process.env.WORKFLOW_BUNDLE_CACHE));
+const traced = madeOnce(() => cachedBundle({ tracing: true }, process.env.WORKFLOW_BUNDLE_CACHE));
 
 export function testWorkflowBundle(options: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
-  const key = String(options.tracing === true);
-  let bundle = bundles.get(key);
-  if (!bundle) {
-    bundle = cachedBundle(options, process.env.WORKFLOW_BUNDLE_CACHE);
-    bundles.set(key, bundle);
-  }
-  return bundle;
+  return options.tracing ? traced() : plain();
 }
 
 async function cachedBundle(options: { tracing?: boolean }, cacheDir: string | undefined): Promise<WorkflowBundleWithSourceMap> {

@@ -3,7 +3,6 @@ import { mkdirSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, extname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 import { Piscina } from 'piscina';
 
 /** Runs tasks on threads of its own, one at a time on each. */
@@ -62,6 +61,9 @@ const bundled = new Map<string, string>();
 function javascriptOf(path: string): string {
   let file = bundled.get(path);
   if (file) return file;
+  // Loaded here, not at the top: the compiled service never bundles, and need not load esbuild to start.
+  const require = createRequire(import.meta.url);
+  const { buildSync } = require('esbuild') as typeof import('esbuild');
   const { outputFiles } = buildSync({
     entryPoints: [path],
     bundle: true,
@@ -74,7 +76,7 @@ function javascriptOf(path: string): string {
     logLevel: 'error',
   });
   const code = outputFiles[0]!.contents;
-  const aPackage = createRequire(import.meta.url).resolve('piscina');
+  const aPackage = require.resolve('piscina');
   const nodeModules = aPackage.slice(0, aPackage.lastIndexOf(`${sep}node_modules${sep}`) + 'node_modules'.length + 1);
   const dir = join(nodeModules, '.cache', 'kb-assistant-threads');
   file = join(dir, `${basename(path, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
