@@ -8,6 +8,7 @@ import { createCmsSyncActivities } from './connectors/cms-sync.js';
 import type { ConnectorActivityDeps } from './connectors/deps.js';
 import { createShopSyncActivities } from './connectors/shop-sync.js';
 import { createSyncRunActivities } from './connectors/sync-runs.js';
+import { createWebsiteCrawlActivities } from './connectors/website-crawl.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversations/conversation-activities.js';
 import { createDeliveryActivities, type DeliveryActivityDeps } from './conversations/deliver-messages.js';
 import { createMarkReadActivities } from './conversations/mark-read.js';
@@ -56,6 +57,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMarkReadActivities(deps.delivery),
     ...createShopSyncActivities(deps.connectors),
     ...createCmsSyncActivities(deps.connectors),
+    ...createWebsiteCrawlActivities(deps.connectors),
     ...createSyncRunActivities({ ...deps.connectors, outboundEvents: deps.outboundEvents }),
     ...createEventDeliveryActivities(deps.eventDelivery),
     ...createContentGapsActivities(deps.contentGaps),

@@ -35,6 +35,7 @@ import type { ConnectorRecords } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
 import type { ProductWebhooks } from '#connectors/product-webhooks.js';
 import type { SyncState } from '#connectors/sync-state.js';
+import type { CrawlState } from '#connectors/website/crawl-state.js';
 import type { Reports } from '#insights/reports.js';
 import type { ShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -140,6 +141,8 @@ export interface AppDeps {
     records: ConnectorRecords;
     setup: ConnectorSetup;
     syncState: SyncState;
+    /** Website crawls' counts and failures, for the connectors' status. */
+    crawlState: CrawlState;
     schedules: ConnectorSchedules;
     /** Product webhooks handed to workflows. */
     productWebhooks: ProductWebhooks;
@@ -288,6 +291,7 @@ export function createApp({
       connectors: connectors.records,
       setup: connectors.setup,
       syncState: connectors.syncState,
+      crawlState: connectors.crawlState,
       schedules: connectors.schedules,
       publicBaseUrl: settings.publicBaseUrl,
       production: connectors.production,

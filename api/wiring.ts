@@ -191,6 +191,7 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
         maxPerTenant: config.connectors.perTenant,
       }),
       syncState: stores.connectors.syncState,
+      crawlState: stores.connectors.crawlState,
       schedules,
       productWebhooks: createProductWebhooks(temporal.client, config.temporal.taskQueue),
       webhookReplays: createShopWebhookReplays(redis, config.redis.prefix),

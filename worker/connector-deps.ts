@@ -7,7 +7,9 @@ import type { Patience } from '#connectors/retrying-get.js';
 import { createShopApi } from '#connectors/shop/shop-api.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { Logger } from '#platform/logger.js';
-import type { OutboundHttp } from '#platform/outbound/outbound-http.js';
+import type { DocumentLimits } from '#connectors/documents/limits.js';
+import type { CrawlState } from '#connectors/website/crawl-state.js';
+import type { OutboundFiles, OutboundHttp } from '#platform/outbound/outbound-http.js';
 
 /** A source's client must leave this much of its activity's start-to-close to send what it read. */
 const sendingReserveMs = 60_000;
@@ -28,8 +30,10 @@ const maxWaitMs = 30_000;
 export function createConnectorActivityDeps(options: {
   records: ConnectorRecords;
   syncState: SyncState;
+  crawlState: CrawlState;
   ingestionApiUrl: string;
-  http: OutboundHttp;
+  http: OutboundHttp & OutboundFiles;
+  documentLimits: DocumentLimits;
   logger: Logger;
   maxPagesPerRun: number;
 }): ConnectorActivityDeps {
@@ -52,6 +56,8 @@ export function createConnectorActivityDeps(options: {
   return {
     connectors: options.records,
     syncState: options.syncState,
+    crawlState: options.crawlState,
+    documentLimits: options.documentLimits,
     maxPagesPerRun: options.maxPagesPerRun,
     progress,
     ingestionClient: (apiKey) =>
@@ -70,6 +76,7 @@ export function createConnectorActivityDeps(options: {
         accessToken,
         ...patience('shop'),
       }),
+    websitePatience: () => ({ ...patience('website'), http: options.http }),
     cmsApi: (connector, applicationPassword) =>
       createCmsApi({
         siteUrl: connector.cms.siteUrl,

@@ -13,6 +13,7 @@ import { tracedClient } from '#platform/temporal.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { openClients } from '#wiring/clients.js';
 import { createStores } from '#wiring/stores.js';
+import { defaultDocumentLimits } from '#connectors/documents/limits.js';
 import { createConnectorActivityDeps } from './connector-deps.js';
 import { polledQueues } from './task-queues.js';
 import { bundleWorkflows } from './bundle.js';
@@ -124,6 +125,7 @@ export async function wireWorker(
       http: outbound,
       logger,
       maxPagesPerRun: config.connectors.maxPagesPerRun,
+      documentLimits: defaultDocumentLimits,
     }),
     outboundEvents: outboundEvents.emitter,
     eventDelivery: {

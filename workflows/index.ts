@@ -9,6 +9,7 @@ export { conversationWorkflow } from './conversations/workflow.js';
 export { shopSyncWorkflow } from './connectors/shop-sync.js';
 export { shopProductWorkflow } from './connectors/shop-product.js';
 export { cmsSyncWorkflow } from './connectors/cms-sync.js';
+export { websiteCrawlWorkflow } from './connectors/website-crawl.js';
 export { deliverEventsWorkflow } from './outbound-events/deliver-events.js';
 export { deliverEventWorkflow } from './outbound-events/deliver-event.js';
 export { contentGapsWorkflow } from './insights/content-gaps.js';

@@ -2,17 +2,27 @@ import type { IngestionClient } from '#connector-sdk/index.js';
 import type { CmsApi } from '#connectors/cms/cms-api.js';
 import type { CmsConnector, ConnectorRecords, ShopConnector } from '#connectors/records.js';
 import type { ShopApi } from '#connectors/shop/shop-api.js';
+import type { DocumentLimits } from '#connectors/documents/limits.js';
+import type { Patience } from '#connectors/retrying-get.js';
 import type { SyncState } from '#connectors/sync-state.js';
+import type { CrawlState } from '#connectors/website/crawl-state.js';
+import type { OutboundFiles } from '#platform/outbound/outbound-http.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
 
 /** What the connectors' activities reach the world through: the sources' APIs and our own public API. */
 export interface ConnectorActivityDeps {
   connectors: Pick<ConnectorRecords, 'get' | 'secretsOf'>;
   syncState: SyncState;
+  /** Website crawls: their frontiers, counts and failures, and what each page gave last time. */
+  crawlState: CrawlState;
   /** A client of the public ingestion API that sends the connector's own API key. */
   ingestionClient(apiKey: string): IngestionClient;
   shopApi(connector: ShopConnector, accessToken: string): ShopApi;
   cmsApi(connector: CmsConnector, applicationPassword: string | undefined): CmsApi;
+  /** How a crawl asks a website for pages and files: the guarded way out, bounded by the activity. */
+  websitePatience(): Patience & { http: OutboundFiles };
+  /** Limits of a document a crawl reads (a linked PDF or Word file), as for uploaded files. */
+  documentLimits: DocumentLimits;
   /** Pages one sync run may read (CONNECTOR_MAX_PAGES_PER_RUN). */
   maxPagesPerRun: number;
   /** Tells the tenant's event endpoints of a failed sync (`connector.sync_failed`). */

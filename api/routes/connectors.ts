@@ -3,6 +3,9 @@ import type { ConnectorRecords, Connector } from '#connectors/records.js';
 import type { ConnectorSchedules } from '#connectors/schedules.js';
 import { sourceUrlProblem } from '#connectors/source-url.js';
 import type { SyncState } from '#connectors/sync-state.js';
+import type { CrawlState } from '#connectors/website/crawl-state.js';
+import { scopeRulesProblem } from '#connectors/website/scope.js';
+import { originsOf } from '#connectors/website/site.js';
 import type { Tenancy } from '#tenancy/index.js';
 import { invalidPayload, limitReached } from '../errors.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
@@ -11,6 +14,7 @@ import {
   connectorResponse,
   createCmsConnectorRequest,
   createShopConnectorRequest,
+  createWebsiteConnectorRequest,
   syncRequest,
   syncStartedResponse,
 } from '../schemas/connectors.js';
@@ -24,7 +28,8 @@ export interface ConnectorsRouterDeps {
   requireUser: UserGuard;
   connectors: Pick<ConnectorRecords, 'get' | 'listForTenant'>;
   setup: ConnectorSetup;
-  syncState: Pick<SyncState, 'status' | 'requestFullSync'>;
+  syncState: Pick<SyncState, 'status' | 'requestFullSync' | 'confirmDeletions'>;
+  crawlState: Pick<CrawlState, 'counts' | 'failures'>;
   schedules: Pick<ConnectorSchedules, 'state' | 'trigger'>;
   /** `{base_url}`: shop webhook URLs start with it. */
   publicBaseUrl: string;
@@ -32,8 +37,15 @@ export interface ConnectorsRouterDeps {
   production: boolean;
 }
 
-/** Defaults: a shop is mirrored every 6 hours (webhooks carry the changes in between); a site is asked for changes every 15 minutes. */
-const defaults = { shop: { syncEveryMinutes: 360 }, cms: { syncEveryMinutes: 15, fullSyncEveryHours: 24 } } as const;
+/**
+ * Defaults: a shop is mirrored every 6 hours (webhooks carry the changes in between); a site is asked
+ * for changes every 15 minutes; a website is crawled daily, gently (docs/sources.md).
+ */
+const defaults = {
+  shop: { syncEveryMinutes: 360 },
+  cms: { syncEveryMinutes: 15, fullSyncEveryHours: 24 },
+  website: { syncEveryMinutes: 1440, maxPages: 10_000, concurrency: 2, requestsPerSecond: 2 },
+} as const;
 
 /**
  * The built-in connectors, as the dashboard sets them up: a tenant admin connects a shop or a site;
@@ -41,7 +53,7 @@ const defaults = { shop: { syncEveryMinutes: 360 }, cms: { syncEveryMinutes: 15,
  * then ingests through the public ingestion API like any client. Role admin.
  */
 export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
-  const { tenancy, requireUser, connectors, setup, syncState, schedules } = deps;
+  const { tenancy, requireUser, connectors, setup, syncState, crawlState, schedules } = deps;
   const router = new DocumentedRouter<UserState>({ tags: ['Connectors'], security: 'userToken', errors: [401, 403, 429, 503] });
   router.use(requireUser(['admin']));
 
@@ -64,16 +76,37 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
       knowledgeBaseId,
       integrationId,
       syncEveryMinutes,
-      ...(connector.kind === 'cms'
-        ? { fullSyncEveryHours: connector.fullSyncEveryHours, data: connector.cms }
-        : { data: connector.shop, webhookUrl: `${deps.publicBaseUrl}/webhooks/shop/${connector.webhookPath}` }),
+      ...settingsOf(connector),
       sync: {
         state: status.running || schedule.runningWorkflowIds.length > 0 ? 'running' : 'idle',
         ...status,
+        ...(connector.kind === 'website' ? await crawlOf(connector.id, status) : {}),
         nextSyncAt: schedule.nextSyncAt,
       },
       createdAt,
     };
+  }
+
+  function settingsOf(connector: Connector) {
+    switch (connector.kind) {
+      case 'shop':
+        return { data: connector.shop, webhookUrl: `${deps.publicBaseUrl}/webhooks/shop/${connector.webhookPath}` };
+      case 'cms':
+        return { fullSyncEveryHours: connector.fullSyncEveryHours, data: connector.cms };
+      case 'website':
+        return { data: connector.website };
+    }
+  }
+
+  /** A crawl's page counts so far (the running one), and the failures of the running crawl or else the last. */
+  async function crawlOf(connectorId: string, status: Awaited<ReturnType<SyncState['status']>>) {
+    const runId = status.running?.runId ?? status.last?.runId;
+    if (!runId) return {};
+    const [pages, failures] = await Promise.all([
+      status.running ? crawlState.counts(connectorId, runId) : undefined,
+      crawlState.failures(connectorId, runId),
+    ]);
+    return { ...(pages && status.running ? { running: { ...status.running, pages } } : {}), failures };
   }
 
   /** `setup.connect`, with a tenant at its limit answered 409 `connector_limit_reached`. */
@@ -166,6 +199,67 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
     },
   );
 
+  router.post(
+    '/connectors/website',
+    {
+      summary: 'Connect a website',
+      description:
+        'Crawls a website into a knowledge base: from `startUrls` and the pages of `sitemaps`, following links within the hosts of those ' +
+        'addresses (and `include`/`exclude`), at most `maxPages` (default 10,000) pages. Each page is read for its main content and becomes ' +
+        'one `PAGE` item per section, titled "Page — Section" and linked to the section\'s anchor; linked PDF and Word files are read too. ' +
+        'The crawler obeys robots.txt as `KbAssistantBot` (Crawl-delay included) and asks each host at most `concurrency` requests at once ' +
+        'and `requestsPerSecond` a second (defaults 2 and 2). The first crawl starts at once, then every `syncEveryMinutes` (default 1440): ' +
+        'an unchanged page costs a 304, a page gone leaves the knowledge base; a crawl that finds no page, or less than half of what the last one ' +
+        'kept, deletes nothing and fails with the reason. ' +
+        'A tenant has at most `CONNECTORS_PER_TENANT` connectors (default 20): one more is answered 409 `connector_limit_reached`.',
+      body: createWebsiteConnectorRequest,
+      responses: { 201: { description: 'The connector; its first crawl has started', schema: connectorResponse } },
+      errors: [400, 404, 409],
+    },
+    async (ctx) => {
+      const { tenantId } = ctx.state.user;
+      const { body } = ctx.request;
+      const { startUrls = [], sitemaps = [], include = [], exclude = [] } = body.data;
+      if (startUrls.length + sitemaps.length === 0) {
+        throw invalidPayload('A website needs a start URL or a sitemap.', [
+          { path: '/data/startUrls', message: 'must not be empty without sitemaps' },
+        ]);
+      }
+      [...startUrls, ...sitemaps].forEach((address, i) =>
+        checkSourceUrl(
+          address,
+          i < startUrls.length ? `/data/startUrls/${i}` : `/data/sitemaps/${i - startUrls.length}`,
+          deps.production,
+        ),
+      );
+      const website = {
+        startUrls,
+        sitemaps,
+        include,
+        exclude,
+        maxPages: body.data.maxPages ?? defaults.website.maxPages,
+        concurrency: body.data.concurrency ?? defaults.website.concurrency,
+        requestsPerSecond: body.data.requestsPerSecond ?? defaults.website.requestsPerSecond,
+      };
+      const hosts = originsOf(website).map((origin) => new URL(origin).host);
+      const problem = scopeRulesProblem({ hosts, include, exclude });
+      if (problem) throw invalidPayload(`The scope ${problem}.`, [{ path: '/data', message: problem }]);
+      const connector = await connect(
+        tenantId,
+        {
+          kind: 'website',
+          name: body.name,
+          knowledgeBaseId: await knowledgeBaseFor(tenantId, body.knowledgeBaseId),
+          syncEveryMinutes: body.syncEveryMinutes ?? defaults.website.syncEveryMinutes,
+          website,
+        },
+        {},
+      );
+      ctx.status = 201;
+      ctx.body = await present(connector);
+    },
+  );
+
   router.get(
     '/connectors',
     {
@@ -196,7 +290,8 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
     {
       summary: 'Sync now',
       description:
-        'Starts a sync, or queues one to follow the sync running. `full: true` makes a CMS sync a full one. The body may be left out.',
+        'Starts a sync, or queues one to follow the sync running. `full: true` makes a CMS sync a full one; `confirmDeletions: true` lets a ' +
+        "website's next crawl delete whatever it no longer finds (more than half of what the last crawl kept is refused otherwise). The body may be left out.",
       body: syncRequest,
       bodyOptional: true,
       responses: { 202: { description: 'A sync is on its way', schema: syncStartedResponse } },
@@ -206,6 +301,9 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
       const connector = await owned(ctx);
       if (ctx.request.body.full && connector.kind === 'cms') {
         await syncState.requestFullSync(connector.id);
+      }
+      if (ctx.request.body.confirmDeletions && connector.kind === 'website') {
+        await syncState.confirmDeletions(connector.id);
       }
       await schedules.trigger(connector);
       ctx.status = 202;

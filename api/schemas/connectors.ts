@@ -41,6 +41,62 @@ const cmsSettings = {
   },
 } as const;
 
+const pageAddress = (description: string) =>
+  ({ type: 'string', format: 'uri', pattern: textPatterns.pageAddress.pattern, maxLength: 2048, description }) as const;
+const pathPatterns = (description: string) =>
+  ({
+    type: 'array',
+    maxItems: 50,
+    items: { type: 'string', minLength: 1, maxLength: 200, pattern: textPatterns.pathPattern.pattern },
+    description,
+  }) as const;
+
+/** What a website connector is, in its settings; bounds as `lib/connectors/website/` keeps them. */
+const websiteSettings = {
+  startUrls: {
+    type: 'array',
+    maxItems: 50,
+    items: pageAddress('A page the crawl starts from'),
+    description:
+      'Pages the crawl starts from; their links are followed within the scope. With `sitemaps`, at least one address in all.',
+  },
+  sitemaps: {
+    type: 'array',
+    maxItems: 20,
+    items: pageAddress('A sitemap or sitemap index (gzipped or not)'),
+    description: 'Sitemaps (or sitemap indexes) whose pages the crawl starts from too',
+  },
+  include: pathPatterns(
+    'Only pages whose path (and query) matches one of these, robots.txt style (`/docs/`, `/help/*.html$`); every page of the hosts when empty',
+  ),
+  exclude: pathPatterns('Pages whose path matches one of these are left out, whatever `include` says'),
+  maxPages: { type: 'integer', minimum: 1, maximum: 10_000, description: 'Pages one crawl takes at most; default 10,000' },
+  concurrency: { type: 'integer', minimum: 1, maximum: 4, description: 'Requests in flight to one host at most; default 2' },
+  requestsPerSecond: {
+    type: 'number',
+    minimum: 0.1,
+    maximum: 10,
+    description: "Requests started per second to one host at most; default 2 (the site's robots.txt Crawl-delay may slow it)",
+  },
+} as const;
+
+export const createWebsiteConnectorRequest = objectOf(
+  {
+    name,
+    ...schedule,
+    data: objectOf(websiteSettings, [
+      'startUrls',
+      'sitemaps',
+      'include',
+      'exclude',
+      'maxPages',
+      'concurrency',
+      'requestsPerSecond',
+    ]),
+  },
+  ['knowledgeBaseId', 'syncEveryMinutes'],
+);
+
 export const createShopConnectorRequest = objectOf(
   {
     name,
@@ -87,9 +143,65 @@ export const createCmsConnectorRequest = objectOf(
 );
 
 export const syncRequest = objectOf(
-  { full: { type: 'boolean', description: 'CMS: make this sync a full one (shop syncs always are)' } },
-  ['full'],
+  {
+    full: { type: 'boolean', description: 'CMS: make this sync a full one (shop syncs and website crawls always are)' },
+    confirmDeletions: {
+      type: 'boolean',
+      description:
+        'Website: let this crawl delete whatever it no longer finds, even more than half of what the last crawl kept (which is refused otherwise)',
+    },
+  },
+  ['full', 'confirmDeletions'],
 );
+
+const crawlCounts = objectOf(
+  {
+    found: { type: 'integer', description: 'Pages found (start URLs, sitemaps, links), at most `maxPages`' },
+    fetched: { type: 'integer', description: 'Pages read (200)' },
+    unchanged: { type: 'integer', description: 'Pages unchanged since the last crawl (304): nothing re-embedded' },
+    sent: { type: 'integer', description: 'Pages whose sections were sent as items' },
+    duplicates: { type: 'integer', description: 'Pages another page had the canonical address or the text of' },
+    noindex: { type: 'integer', description: 'Pages that ask not to be indexed' },
+    skippedByRobots: { type: 'integer', description: 'Pages robots.txt keeps the crawler from' },
+    outOfScope: { type: 'integer', description: 'Pages redirected out of the scope' },
+    gone: { type: 'integer', description: 'Pages that answered 404 or 410' },
+    notPages: { type: 'integer', description: 'Addresses that were not pages or documents (images, downloads)' },
+    overCap: { type: 'integer', description: 'Pages found beyond `maxPages`, left out' },
+    failed: { type: 'integer', description: 'Pages that could not be read' },
+    failedBy: {
+      type: 'object',
+      additionalProperties: { type: 'integer' },
+      description: 'Failures by reason (`http_500`, `timeout`, …)',
+    },
+    maxInFlight: { type: 'integer', description: 'The most requests the crawl had in flight to one host' },
+  },
+  [
+    'found',
+    'fetched',
+    'unchanged',
+    'sent',
+    'duplicates',
+    'noindex',
+    'skippedByRobots',
+    'outOfScope',
+    'gone',
+    'notPages',
+    'overCap',
+    'failed',
+    'failedBy',
+    'maxInFlight',
+  ],
+);
+
+const crawlFailure = objectOf({
+  url: { type: 'string' },
+  reason: {
+    type: 'string',
+    description: '`http_<status>`, `timeout`, `unreachable`, `too_large`, `document_<code>`, `sitemap_unreadable`, …',
+  },
+  message: { type: 'string' },
+  at: timestamp,
+});
 
 const syncSummary = objectOf(
   {
@@ -102,14 +214,15 @@ const syncSummary = objectOf(
     unchanged: { type: 'integer', description: 'Items listed unchanged since they were last sent, and so not sent again' },
     deleted: { type: 'integer', description: 'Items cleanup removed' },
     error: { type: 'string', description: 'Why a failed run ended' },
+    pages: crawlCounts,
   },
-  ['error'],
+  ['error', 'pages'],
 );
 
 export const connectorResponse = objectOf(
   {
     id: uuid,
-    type: { enum: ['shop', 'cms'] },
+    type: { enum: ['shop', 'cms', 'website'] },
     name,
     knowledgeBaseId: uuid,
     integrationId: { type: 'string', description: 'The `integrationId` and `sourceOrigin` of every item the connector sends' },
@@ -118,24 +231,34 @@ export const connectorResponse = objectOf(
     data: {
       type: 'object',
       description:
-        'The settings, without secrets: `adminUrl`, `apiVersion`, `pageSize` (shop); `siteUrl`, `username`, `pageSize` (CMS)',
+        'The settings, without secrets: `adminUrl`, `apiVersion`, `pageSize` (shop); `siteUrl`, `username`, `pageSize` (CMS); ' +
+        '`startUrls`, `sitemaps`, `include`, `exclude`, `maxPages`, `concurrency`, `requestsPerSecond` (website)',
     },
     webhookUrl: httpUrl("Shop only: subscribe the shop's `products/create` and `products/update` webhooks to this address"),
     sync: objectOf(
       {
         state: { enum: ['idle', 'running'] },
-        running: objectOf({
-          runId: { type: 'string' },
-          mode: { enum: ['full', 'incremental'] },
-          startedAt: timestamp,
-          sent: { type: 'integer', description: 'Items sent so far' },
-          unchanged: { type: 'integer', description: 'Items listed so far that were unchanged since they were last sent' },
-        }),
+        running: objectOf(
+          {
+            runId: { type: 'string' },
+            mode: { enum: ['full', 'incremental'] },
+            startedAt: timestamp,
+            sent: { type: 'integer', description: 'Items sent so far' },
+            unchanged: { type: 'integer', description: 'Items listed so far that were unchanged since they were last sent' },
+            pages: crawlCounts,
+          },
+          ['pages'],
+        ),
         last: syncSummary,
+        failures: {
+          type: 'array',
+          items: crawlFailure,
+          description: 'Website: the pages the running crawl (or else the last one) could not read, the latest 100, newest first',
+        },
         lastFullSyncAt: timestamp,
         nextSyncAt: nullable(timestamp),
       },
-      ['running', 'last', 'lastFullSyncAt'],
+      ['running', 'last', 'failures', 'lastFullSyncAt'],
     ),
     createdAt: timestamp,
   },

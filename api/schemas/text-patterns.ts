@@ -20,6 +20,13 @@ export const textPatterns = {
     pattern: '^https?://[^/?#@]+(/[^?#]*)?$',
     words: 'must be an http:// or https:// address without user:password@, query or fragment',
   },
+  // A page a crawl starts from may have a query; a fragment names no other page.
+  pageAddress: {
+    pattern: '^https?://[^/?#@]+([/?][^#]*)?$',
+    words: 'must be an http:// or https:// address without user:password@ or fragment',
+  },
+  // robots.txt's pattern style: a path from `/`, or a pattern that begins with `*`.
+  pathPattern: { pattern: '^[/*][!-~]*$', words: 'must be a path pattern starting with / or *, without spaces' },
   slug: {
     pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
     words: 'must be lower-case letters and digits joined by single hyphens, such as how-to-pitch-a-tent',

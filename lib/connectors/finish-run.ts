@@ -15,6 +15,8 @@ export async function finishFullRun(options: {
   state: SyncState;
   connector: Pick<Connector, 'id' | 'integrationId' | 'knowledgeBaseId'>;
   runId: string;
+  /** Kept in the run's summary beside its counts (a crawl's page counts). */
+  extra?: Pick<SyncSummary, 'pages'>;
 }): Promise<SyncOutcome> {
   const { client, state, connector, runId } = options;
   const finished = await state.finished(connector.id, runId);
@@ -29,7 +31,7 @@ export async function finishFullRun(options: {
     keepExternalIds: keep,
   });
   await state.forget(connector.id, cleanup.orphanedExternalIds);
-  return outcomeOf(await state.finishRun(connector.id, runId, { deleted: cleanup.deleted, keep }));
+  return outcomeOf(await state.finishRun(connector.id, runId, { ...options.extra, deleted: cleanup.deleted, keep }));
 }
 
 /** What a sync workflow returns (and the Temporal UI shows) of its run's summary. */

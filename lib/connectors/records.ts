@@ -5,7 +5,7 @@ import { sealedFields } from '#platform/sealed-fields.js';
 import type { SecretBox } from '#platform/secret-box.js';
 import { connectorKeys } from './redis-keys.js';
 
-export type ConnectorKind = 'shop' | 'cms';
+export type ConnectorKind = 'shop' | 'cms' | 'website';
 
 interface ConnectorBase {
   id: string;
@@ -40,7 +40,29 @@ export interface CmsConnector extends ConnectorBase {
   fullSyncEveryHours: number;
 }
 
-export type Connector = ShopConnector | CmsConnector;
+/** What a website connector crawls, and how gently (docs/sources.md). */
+export interface WebsiteSettings {
+  /** Pages the crawl starts from; their links are followed within the scope. */
+  startUrls: string[];
+  /** Sitemaps (or sitemap indexes, gzipped or not) whose pages the crawl starts from too. */
+  sitemaps: string[];
+  /** Path patterns (robots.txt style: `*`, `$`) a page must match, when any are given; `exclude` wins. */
+  include: string[];
+  exclude: string[];
+  /** Pages one crawl takes at most (default 10,000). */
+  maxPages: number;
+  /** Requests in flight per host at most, and started per second at most (robots.txt's Crawl-delay may slow it). */
+  concurrency: number;
+  requestsPerSecond: number;
+}
+
+/** A website, crawled from its start URLs and sitemaps within its hosts; every crawl is full, with cleanup. */
+export interface WebsiteConnector extends ConnectorBase {
+  kind: 'website';
+  website: WebsiteSettings;
+}
+
+export type Connector = ShopConnector | CmsConnector | WebsiteConnector;
 
 /** The secrets a connector works with: sealed at rest, opened only by the activities that need them. */
 export interface ConnectorSecrets {
@@ -56,7 +78,8 @@ export interface ConnectorSecrets {
 
 export type NewConnector =
   | (Omit<ShopConnector, 'id' | 'tenantId' | 'integrationId' | 'webhookPath' | 'createdAt'> & { secrets: ConnectorSecrets })
-  | (Omit<CmsConnector, 'id' | 'tenantId' | 'integrationId' | 'createdAt'> & { secrets: ConnectorSecrets });
+  | (Omit<CmsConnector, 'id' | 'tenantId' | 'integrationId' | 'createdAt'> & { secrets: ConnectorSecrets })
+  | (Omit<WebsiteConnector, 'id' | 'tenantId' | 'integrationId' | 'createdAt'> & { secrets: ConnectorSecrets });
 
 const secretFields = {
   ingestionKey: 'ingestionKeySealed',
@@ -134,7 +157,10 @@ export function createConnectorRecords(redis: RedisClient, prefix: string, box: 
       return opened as ConnectorSecrets;
     },
 
-    /** Removes the record, its look-ups and its sync state; the content it ingested stays. */
+    /**
+     * Removes the record, its look-ups and its sync state; the content it ingested stays. (A crawl's own
+     * keys expire within a week of its last step: its run is ended by the removal.)
+     */
     async remove(connector: Connector): Promise<void> {
       const multi = redis
         .multi()
@@ -143,6 +169,7 @@ export function createConnectorRecords(redis: RedisClient, prefix: string, box: 
           keys.syncState(connector.id),
           keys.known(connector.id),
           keys.fingerprints(connector.id),
+          keys.crawlMemory(connector.id),
         ])
         .zRem(keys.ofTenant(connector.tenantId), connector.id);
       if (connector.kind === 'shop') multi.del(keys.byWebhookPath(connector.webhookPath));

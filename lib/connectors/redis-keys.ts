@@ -15,5 +15,18 @@ export function connectorKeys(prefix: string) {
     known: (connectorId: string) => `${prefix}:connector:${connectorId}:known`,
     /** What was last sent of each item: `contentHash:metadataHash` by external id (a hash). */
     fingerprints: (connectorId: string) => `${prefix}:connector:${connectorId}:fingerprints`,
+    /** Website: what the last crawls learnt of each page (its validators, items and links) by URL (a hash). */
+    crawlMemory: (connectorId: string) => `${prefix}:connector:${connectorId}:pages`,
+    /** Website: one crawl's state (lib/connectors/website/crawl-state.ts), each key under this stem. */
+    crawl: (connectorId: string, runId: string, part: CrawlPart) =>
+      `${prefix}:connector:${connectorId}:run:${runId}:crawl:${part}`,
   };
 }
+
+/**
+ * A crawl's parts: the pages still to fetch in the order found (sorted set), every page found (set),
+ * the canonical URLs and content hashes claimed by a page (hash), its counts (hash), its latest
+ * failures (list), the robots.txt answers of its hosts (hash).
+ */
+export const crawlParts = ['frontier', 'found', 'claims', 'counts', 'failures', 'robots'] as const;
+export type CrawlPart = (typeof crawlParts)[number];

@@ -10,6 +10,7 @@ import { getPatiently } from './retrying-get.js';
 const unavailable = (retryAfterSeconds: number): OutboundAnswer => ({
   status: 503,
   statusText: 'Service Unavailable',
+  url: 'https://shop.example/',
   headers: { get: (name) => (name === 'retry-after' ? String(retryAfterSeconds) : null) },
   text: '',
 });

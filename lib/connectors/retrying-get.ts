@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseRetryAfter } from '#connector-sdk/index.js';
-import { OutboundError, type OutboundAnswer, type OutboundHttp } from '#platform/outbound/outbound-http.js';
+import { OutboundError, type OutboundAnswer, type OutboundGetInit, type OutboundHttp } from '#platform/outbound/outbound-http.js';
 
 /**
  * Statuses that say "not now" rather than "no": rate limited, or a server down or overloaded for a
@@ -37,7 +37,10 @@ export interface Patience {
 export type Answer = OutboundAnswer;
 
 /** The last try: an answer (a "not now" one when the client gave up on it), or the error of no answer. */
-export type LastTry = { answer: Answer; retries: number } | { answer?: undefined; error: unknown; retries: number };
+export type LastTry<A = Answer> = { answer: A; retries: number } | { answer?: undefined; error: unknown; retries: number };
+
+/** One request, as `OutboundHttp.get` makes it; a crawler asks for bytes instead (`getBytes`). */
+export type Fetch<A> = (url: string, init: OutboundGetInit) => Promise<A>;
 
 /**
  * GETs `url` the way a sync must talk to someone else's API: a "not now" answer waits its
@@ -47,7 +50,22 @@ export type LastTry = { answer: Answer; retries: number } | { answer?: undefined
  * words the error in its source's terms. A request
  * the rules refuse (an address that is not public, a body past the cap) is not tried again.
  */
-export async function getPatiently(url: string, headers: Record<string, string>, patience: Patience): Promise<LastTry> {
+export async function getPatiently(url: string, headers: Record<string, string>, patience: Patience): Promise<LastTry>;
+export async function getPatiently<A extends Pick<Answer, 'status' | 'headers'>>(
+  url: string,
+  headers: Record<string, string>,
+  patience: Patience,
+  fetch: Fetch<A>,
+  init?: Omit<OutboundGetInit, 'headers' | 'signal'>,
+): Promise<LastTry<A>>;
+export async function getPatiently<A extends Pick<Answer, 'status' | 'headers'>>(
+  url: string,
+  headers: Record<string, string>,
+  patience: Patience,
+  // Without a fetch, A is Answer (the first signature): `get` is the request.
+  fetch: Fetch<A> = (address, init) => patience.http.get(address, init) as Promise<unknown> as Promise<A>,
+  init: Omit<OutboundGetInit, 'headers' | 'signal'> = {},
+): Promise<LastTry<A>> {
   const { signal } = patience;
   const sleep = patience.sleep ?? ((ms: number) => delay(ms, undefined, signal ? { signal } : {}));
   const now = patience.now ?? Date.now;
@@ -61,12 +79,12 @@ export async function getPatiently(url: string, headers: Record<string, string>,
 
   for (let retry = 0; ; retry += 1) {
     cancelled();
-    let answer: Answer | undefined;
+    let answer: A | undefined;
     let error: unknown;
     try {
       // A source that accepts the connection and never answers must not hold the sync until its activity times out.
       const timeout = AbortSignal.timeout(Math.max(1, Math.min(timeoutMs, left())));
-      answer = await patience.http.get(url, { headers, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+      answer = await fetch(url, { ...init, headers, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
       patience.onAnswer?.();
     } catch (caught) {
       cancelled();
@@ -74,7 +92,7 @@ export async function getPatiently(url: string, headers: Record<string, string>,
       if (caught instanceof OutboundError && !caught.retryable) return { error, retries: retry };
     }
     if (answer && !notNowStatuses.has(answer.status)) return { answer, retries: retry };
-    const giveUp = (): LastTry => (answer ? { answer, retries: retry } : { error, retries: retry });
+    const giveUp = (): LastTry<A> => (answer ? { answer, retries: retry } : { error, retries: retry });
     if (retry >= maxRetries) return giveUp();
 
     const requested =

@@ -3,6 +3,13 @@ import { tagUnavailable } from '#platform/dependency-errors.js';
 import { connectorScheduleId } from '#workflows/ids.js';
 import type { Connector } from './records.js';
 
+/** The workflow a connector's schedule starts, by kind. */
+const syncWorkflowOf = {
+  shop: 'shopSyncWorkflow',
+  cms: 'cmsSyncWorkflow',
+  website: 'websiteCrawlWorkflow',
+} as const satisfies Record<Connector['kind'], string>;
+
 /** What the connector's status shows of its schedule. */
 export interface ScheduleState {
   nextSyncAt: string | null;
@@ -29,7 +36,7 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
         spec: { intervals: [{ every: `${connector.syncEveryMinutes} minutes` }] },
         action: {
           type: 'startWorkflow',
-          workflowType: connector.kind === 'shop' ? 'shopSyncWorkflow' : 'cmsSyncWorkflow',
+          workflowType: syncWorkflowOf[connector.kind],
           workflowId: `${scheduleId}/sync`,
           taskQueue,
           args: [{ connectorId: connector.id }],

@@ -20,6 +20,7 @@ export function permanentCode(error: unknown): string | undefined {
   if (error instanceof ConnectorGoneError) return 'connector_removed';
   if (error instanceof EmptySourceError) return 'empty_source';
   if (error instanceof TooManyPagesError) return 'too_many_pages';
+  if (error instanceof CrawlRefusedError) return error.code;
   return undefined;
 }
 
@@ -56,4 +57,20 @@ export class TooManyPagesError extends Error {
 /** Refuses to read another page once a run has read `maxPages` (checked before the request is made). */
 export function checkPageCap(pagesRead: number | undefined, maxPages: number): void {
   if ((pagesRead ?? 0) >= maxPages) throw new TooManyPagesError(maxPages);
+}
+
+/**
+ * A website crawl that must not go on, or must not clean up: the site's robots.txt could not be read
+ * (`robots_unreachable`: RFC 9309 says crawl nothing then), the site answered no page at all
+ * (`site_unreachable`: an outage), or far fewer pages than the last crawl kept (`site_shrank`: a login
+ * wall, a broken deploy). Nothing is deleted; the message says what to check.
+ */
+export class CrawlRefusedError extends Error {
+  constructor(
+    readonly code: 'robots_unreachable' | 'site_unreachable' | 'site_shrank',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CrawlRefusedError';
+  }
 }

@@ -1,6 +1,7 @@
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import { connectorKeys } from './redis-keys.js';
+import type { CrawlCounts } from './website/crawl-state.js';
 
 /** `full` mirrors the source and cleans up; `incremental` sends what changed since the last sync. */
 export type SyncMode = 'full' | 'incremental';
@@ -21,6 +22,8 @@ export interface SyncSummary extends SyncRun {
   /** Items cleanup deleted (full syncs). */
   deleted: number;
   error?: string;
+  /** Website: what the crawl did with pages (found, fetched, unchanged, failed by reason, …). */
+  pages?: CrawlCounts;
 }
 
 export interface ConnectorSyncStatus {
@@ -82,6 +85,18 @@ export function createSyncState(
       return (await redis.hDel(keys.syncState(connectorId), 'fullSyncRequested')) === 1;
     },
 
+    /**
+     * Lets the next website crawl delete what it no longer finds however much that is (its guard
+     * refuses to lose more than half); `takeDeletionsConfirmation` reads and clears it.
+     */
+    async confirmDeletions(connectorId: string): Promise<void> {
+      await redis.hSet(keys.syncState(connectorId), 'deletionsConfirmed', 'true');
+    },
+
+    async takeDeletionsConfirmation(connectorId: string): Promise<boolean> {
+      return (await redis.hDel(keys.syncState(connectorId), 'deletionsConfirmed')) === 1;
+    },
+
     /** The shop's storefront, as the last full sync read it: product webhooks map products with it. */
     async rememberStorefront(connectorId: string, storefront: object): Promise<void> {
       await redis.hSet(keys.syncState(connectorId), 'storefront', JSON.stringify(storefront));
@@ -133,7 +148,11 @@ export function createSyncState(
      * Ends a run. A full run's `keep` (the ids cleanup kept) becomes the known set; an incremental one
      * adds what it sent. The watermark moves to the latest modification time the run saw.
      */
-    async finishRun(connectorId: string, runId: string, result: { deleted: number; keep?: string[] }): Promise<SyncSummary> {
+    async finishRun(
+      connectorId: string,
+      runId: string,
+      result: { deleted: number; keep?: string[]; pages?: CrawlCounts },
+    ): Promise<SyncSummary> {
       const state = await read(connectorId);
       const finished = finishedRun(state, runId);
       if (finished) return finished;
@@ -145,6 +164,7 @@ export function createSyncState(
         sent: Number(state.runSent ?? 0),
         unchanged: Number(state.runUnchanged ?? 0),
         deleted: result.deleted,
+        ...(result.pages ? { pages: result.pages } : {}),
       };
       const multi = redis.multi();
       if (run.mode === 'full') {
@@ -165,7 +185,7 @@ export function createSyncState(
     },
 
     /** Ends a run that could not finish; nothing was cleaned up, and the watermark stays. */
-    async failRun(connectorId: string, runId: string, error: string): Promise<void> {
+    async failRun(connectorId: string, runId: string, error: string, pages?: CrawlCounts): Promise<void> {
       const state = await read(connectorId);
       if (finishedRun(state, runId)) return;
       const failedAt = now().toISOString();
@@ -180,6 +200,7 @@ export function createSyncState(
         unchanged: running?.runId === runId ? Number(state.runUnchanged ?? 0) : 0,
         deleted: 0,
         error,
+        ...(pages ? { pages } : {}),
       };
       const multi = redis
         .multi()

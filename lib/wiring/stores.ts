@@ -5,6 +5,7 @@ import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
 import { createConnectorRecords } from '#connectors/records.js';
 import { createSyncState, type SyncRunObserver } from '#connectors/sync-state.js';
+import { createCrawlState } from '#connectors/website/crawl-state.js';
 import { createGapsClusteringClient } from '#insights/content-gaps/clustering-client.js';
 import { createGapRecorder } from '#insights/content-gaps/recorder.js';
 import { createContentGapStore } from '#insights/content-gaps/store.js';
@@ -157,6 +158,7 @@ export function createStores({
     connectors: {
       records: createConnectorRecords(redis, prefix, secretBox),
       syncState: createSyncState(redis, prefix, syncRuns ? { observer: syncRuns } : {}),
+      crawlState: createCrawlState(redis, prefix),
     },
     outboundEvents,
   };

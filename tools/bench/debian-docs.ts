@@ -87,6 +87,12 @@ export async function debianDocsCorpus({ cacheDir = defaultCacheDir } = {}): Pro
   };
 }
 
+/** The folder the manuals' packages are unpacked in (fetched by the first caller): the manuals are under `usr/share/…`. */
+export async function unpackedDebianDocs({ cacheDir = defaultCacheDir } = {}): Promise<string> {
+  await unpackedPackages(cacheDir);
+  return join(cacheDir, 'root');
+}
+
 /** A manual's items from its chapter files; a repeated id (two items would be one) is an error. */
 export function manualItems(manual: DebianManual, chapters: Array<{ file: string; html: string }>) {
   const items = chapters.flatMap(({ file, html }) => chapterSections(html).map((section) => sectionItem(manual, file, section)));

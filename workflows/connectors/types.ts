@@ -29,13 +29,40 @@ export interface CmsSyncInput {
   };
 }
 
+export interface WebsiteCrawlInput {
+  connectorId: string;
+  /** Set when a long crawl continues as new (its frontier is in Redis, so this is all it carries). */
+  resume?: { runId: string; deletionsConfirmed: boolean; pages: number; sent: number };
+}
+
+/** Why pages were not taken, and what was: a crawl's counts. */
+export type CrawlCount =
+  | 'found'
+  | 'fetched'
+  | 'unchanged'
+  | 'sent'
+  | 'duplicates'
+  | 'noindex'
+  | 'skippedByRobots'
+  | 'outOfScope'
+  | 'gone'
+  | 'notPages'
+  | 'overCap'
+  | 'failed'
+  /** The most requests seen in flight to one host at once (measured politeness). */
+  | 'maxInFlight';
+
+export type CrawlCounts = Partial<Record<CrawlCount, number>> & { failedBy?: Record<string, number> };
+
 /** What the Temporal UI (and `progress` queries) show of a sync in flight. */
 export interface SyncProgress {
   runId: string;
   pages: number;
   sent: number;
-  /** Shop: the cursor of the next page; CMS: the kind and page number. */
+  /** Shop: the cursor of the next page; CMS: the kind and page number; website: the pages left to fetch. */
   position: string;
+  /** Website: the crawl's counts (found, fetched, unchanged, skipped by robots, failed by reason, …). */
+  crawl?: CrawlCounts;
 }
 
 export interface ShopProductInput {

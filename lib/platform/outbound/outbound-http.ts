@@ -52,6 +52,8 @@ export interface OutboundHttpOptions extends OutboundPolicy {
 /** An answer read to its end. */
 export interface OutboundAnswer {
   status: number;
+  /** The address that answered: the one asked for, or where its redirects led. */
+  url: string;
   /** The standard reason phrase of the status: the server's own is its text, not ours to repeat. */
   statusText: string;
   headers: { get(name: string): string | null };
@@ -63,19 +65,27 @@ export interface OutboundFile extends Omit<OutboundAnswer, 'text'> {
   bytes: Buffer;
 }
 
+/** A GET's headers and signal, and which redirects it follows. */
+export interface OutboundGetInit {
+  headers: Record<string, string>;
+  signal?: AbortSignal;
+  /**
+   * Asked before each redirect is followed (whose hop the address rules check then): false answers the
+   * redirect itself (its status and `location`), so a crawler keeps to its scope. Every redirect by default.
+   */
+  followRedirect?: (next: URL) => boolean;
+}
+
 export interface OutboundHttp {
   /** GETs `url`; throws an `OutboundError` when there is no answer to give (never a socket error). */
-  get(url: string, init: { headers: Record<string, string>; signal?: AbortSignal }): Promise<OutboundAnswer>;
+  get(url: string, init: OutboundGetInit): Promise<OutboundAnswer>;
   close(): Promise<void>;
 }
 
 /** Files fetched on a tenant's behalf (an agent's image or document), by the same rules. */
 export interface OutboundFiles {
   /** GETs `url` as `get` does and answers its body as bytes, at most `maxBytes` (default: the policy's cap). */
-  getBytes(
-    url: string,
-    init: { headers: Record<string, string>; signal?: AbortSignal; maxBytes?: number },
-  ): Promise<OutboundFile>;
+  getBytes(url: string, init: OutboundGetInit & { maxBytes?: number }): Promise<OutboundFile>;
 }
 
 /** Signed deliveries to tenants' endpoints (outbound events) leave this way. */
@@ -100,7 +110,7 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp &
       });
   const transport: Transport = options.transport ?? ((url, init) => undiciFetch(url, { ...init, dispatcher: agent }));
 
-  async function get(address: string, init: { headers: Record<string, string>; signal?: AbortSignal }): Promise<OutboundAnswer> {
+  async function get(address: string, init: OutboundGetInit): Promise<OutboundAnswer> {
     const { body, ...answer } = await request(address, init, (response, host) =>
       readCappedText(response, maxResponseBytes, host),
     );
@@ -109,7 +119,7 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp &
 
   async function getBytes(
     address: string,
-    { maxBytes = maxResponseBytes, ...init }: { headers: Record<string, string>; signal?: AbortSignal; maxBytes?: number },
+    { maxBytes = maxResponseBytes, ...init }: OutboundGetInit & { maxBytes?: number },
   ): Promise<OutboundFile> {
     const { body, ...answer } = await request(address, init, (response, host) => readCappedBytes(response, maxBytes, host));
     return { ...answer, bytes: body };
@@ -118,7 +128,7 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp &
   /** Follows redirects, each hop checked, and reads the final answer's body with `read`. */
   async function request<B>(
     address: string,
-    init: { headers: Record<string, string>; signal?: AbortSignal },
+    init: OutboundGetInit,
     read: (response: StreamedResponse, host: string) => Promise<B>,
   ): Promise<Omit<OutboundAnswer, 'text'> & { body: B }> {
     let url = new URL(address);
@@ -140,10 +150,12 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp &
         throw outboundError(error, host, redirected);
       }
       const location = redirectStatuses.has(response.status) ? response.headers.get('location') : null;
-      if (location === null) {
+      const next = location === null ? undefined : redirectTarget(location, url, host);
+      if (next === undefined || (init.followRedirect && !init.followRedirect(next))) {
         try {
           const body = await read(response, host);
-          return { status: response.status, statusText: reasonPhrase(response.status), headers: response.headers, body };
+          const { status, headers } = response;
+          return { status, statusText: reasonPhrase(status), url: url.href, headers, body };
         } catch (error) {
           throw outboundError(error, host, redirected);
         }
@@ -151,7 +163,6 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp &
       await response.body?.cancel().catch(() => undefined);
       if (hop >= maxRedirects)
         throw new OutboundError('too_many_redirects', `${host} redirected more than ${maxRedirects} times`);
-      const next = redirectTarget(location, url, host);
       if (next.origin !== url.origin) headers = portable(headers);
       url = next;
     }
@@ -173,7 +184,7 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp &
         ...(init.signal ? { signal: init.signal } : {}),
       });
       const text = await readCappedText(response, maxResponseBytes, host);
-      return { status: response.status, statusText: reasonPhrase(response.status), headers: response.headers, text };
+      return { status: response.status, statusText: reasonPhrase(response.status), url: url.href, headers: response.headers, text };
     } catch (error) {
       throw outboundError(error, host, false);
     }
