@@ -47,6 +47,8 @@ export interface ActivityDeps {
  * only `Activities`, the type.
  */
 export function createActivities(deps: ActivityDeps) {
+  // The connectors tell the tenant's event endpoints of the runs that end.
+  const connectors = { ...deps.connectors, outboundEvents: deps.outboundEvents };
   return {
     ...createIngestionActivities(deps),
     ...createCleanupActivities(deps),
@@ -55,10 +57,10 @@ export function createActivities(deps: ActivityDeps) {
     ...createConversationActivities({ ...deps.conversations, outboundEvents: deps.outboundEvents }),
     ...createDeliveryActivities(deps.delivery),
     ...createMarkReadActivities(deps.delivery),
-    ...createShopSyncActivities(deps.connectors),
-    ...createCmsSyncActivities(deps.connectors),
-    ...createWebsiteCrawlActivities(deps.connectors),
-    ...createSyncRunActivities({ ...deps.connectors, outboundEvents: deps.outboundEvents }),
+    ...createShopSyncActivities(connectors),
+    ...createCmsSyncActivities(connectors),
+    ...createWebsiteCrawlActivities(connectors),
+    ...createSyncRunActivities(connectors),
     ...createEventDeliveryActivities(deps.eventDelivery),
     ...createContentGapsActivities(deps.contentGaps),
   };

@@ -10,6 +10,7 @@ import type { SyncOutcome } from '#workflows/connectors/types.js';
 import { withHeartbeats } from '../heartbeats.js';
 import type { ConnectorActivityDeps } from './deps.js';
 import { failingPermanently } from './failures.js';
+import { createRunAnnouncements } from './run-announcements.js';
 
 /** Entries per page: the most the CMS REST API gives. */
 export const defaultCmsPageSize = 100;
@@ -18,6 +19,7 @@ const kinds: CmsKind[] = ['posts', 'pages'];
 
 export function createCmsSyncActivities(deps: ConnectorActivityDeps) {
   const { connectors, syncState } = deps;
+  const announce = createRunAnnouncements(deps);
 
   async function open(connectorId: string) {
     const { connector, secrets } = await openConnector(connectors, connectorId, 'cms');
@@ -110,14 +112,15 @@ export function createCmsSyncActivities(deps: ConnectorActivityDeps) {
       failingPermanently(() =>
         withHeartbeats(async (): Promise<SyncOutcome> => {
           const finished = await syncState.finished(connectorId, runId);
-          if (finished) return outcomeOf(finished);
+          if (finished) return announce.finished(connectorId, outcomeOf(finished));
           const opened = await open(connectorId);
           const { running } = await syncState.status(connectorId);
           if (running?.runId === runId && running.mode === 'incremental') {
-            return outcomeOf(await syncState.finishRun(connectorId, runId, { deleted: 0 }));
+            return announce.finished(connectorId, outcomeOf(await syncState.finishRun(connectorId, runId, { deleted: 0 })));
           }
           await rescueMissing(opened, runId);
-          return finishFullRun({ client: opened.client, state: syncState, connector: opened.connector, runId });
+          const outcome = await finishFullRun({ client: opened.client, state: syncState, connector: opened.connector, runId });
+          return announce.finished(connectorId, outcome);
         }),
       ),
   };

@@ -7,12 +7,14 @@ import type { ShopProductInput, SyncOutcome } from '#workflows/connectors/types.
 import { withHeartbeats } from '../heartbeats.js';
 import type { ConnectorActivityDeps } from './deps.js';
 import { failingPermanently } from './failures.js';
+import { createRunAnnouncements } from './run-announcements.js';
 
 /** Products per page: the most shop admin APIs give, so a catalogue takes the fewest calls. */
 export const defaultShopPageSize = 250;
 
 export function createShopSyncActivities(deps: ConnectorActivityDeps) {
   const { connectors, syncState } = deps;
+  const announce = createRunAnnouncements(deps);
 
   async function open(connectorId: string) {
     const { connector, secrets } = await openConnector(connectors, connectorId, 'shop');
@@ -74,7 +76,7 @@ export function createShopSyncActivities(deps: ConnectorActivityDeps) {
       failingPermanently(() =>
         withHeartbeats(async () => {
           const { connector, client } = await open(connectorId);
-          return finishFullRun({ client, state: syncState, connector, runId });
+          return announce.finished(connectorId, await finishFullRun({ client, state: syncState, connector, runId }));
         }),
       ),
 

@@ -7,6 +7,7 @@ import { Context } from '@temporalio/activity';
 import { withHeartbeats } from '../heartbeats.js';
 import type { ConnectorActivityDeps } from './deps.js';
 import { failingPermanently } from './failures.js';
+import { createRunAnnouncements } from './run-announcements.js';
 
 /** A step begins no page after this share of its start-to-close: the rest is for sending and committing. */
 const fetchingShare = 0.5;
@@ -14,6 +15,7 @@ const fetchingShare = 0.5;
 /** The crawl of a website connector, one activity per phase; the crawl itself is `lib/connectors/website/`. */
 export function createWebsiteCrawlActivities(deps: ConnectorActivityDeps) {
   const { connectors, syncState, crawlState } = deps;
+  const announce = createRunAnnouncements(deps);
 
   return {
     /**
@@ -51,7 +53,7 @@ export function createWebsiteCrawlActivities(deps: ConnectorActivityDeps) {
       failingPermanently(() =>
         withHeartbeats(async (): Promise<SyncOutcome> => {
           const { connector, secrets } = await openConnector(connectors, input.connectorId, 'website');
-          const { pages: _pages, ...outcome } = await finishCrawl({
+          const { pages, ...outcome } = await finishCrawl({
             connector,
             runId: input.runId,
             crawlState,
@@ -59,6 +61,7 @@ export function createWebsiteCrawlActivities(deps: ConnectorActivityDeps) {
             client: deps.ingestionClient(secrets.ingestionKey),
             deletionsConfirmed: input.deletionsConfirmed,
           });
+          await announce.finished(input.connectorId, { ...outcome, pages });
           return outcome;
         }),
       ),

@@ -137,12 +137,34 @@ export const eventPayloads = {
     'connector.sync_failed',
     objectOf({
       connectorId: uuid,
-      kind: { enum: ['shop', 'cms'] },
+      kind: { enum: ['shop', 'cms', 'website'] },
       name: { type: 'string' },
       knowledgeBaseId: uuid,
       runId: { type: 'string' },
       error: { type: 'string' },
     }),
+  ),
+  'connector.sync_finished': envelope(
+    'connector.sync_finished',
+    objectOf(
+      {
+        connectorId: uuid,
+        kind: { enum: ['shop', 'cms', 'website'] },
+        name: { type: 'string' },
+        knowledgeBaseId: uuid,
+        runId: { type: 'string' },
+        mode: { enum: ['full', 'incremental'] },
+        sent: { type: 'integer', description: 'Items sent to the ingestion API' },
+        unchanged: { type: 'integer', description: 'Items listed unchanged, not sent again' },
+        deleted: { type: 'integer', description: 'Items cleanup removed' },
+        pages: {
+          type: 'object',
+          additionalProperties: true,
+          description: "Website: the crawl's page counts, as the connector's status shows them",
+        },
+      },
+      ['pages'],
+    ),
   ),
 } as const;
 

@@ -147,6 +147,13 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   const connector = await tenant.asAdmin('POST', '/connectors/cms', { name: 'Blog', data: { siteUrl: cms.url } });
   t.is(connector.status, 201, JSON.stringify(connector.body));
   t.teardown(async () => void (await tenant.asAdmin('DELETE', `/connectors/${connector.body.id}`)));
+  // And one whose site answers: its run finishes.
+  const openCms = await startFakeCms();
+  t.teardown(() => openCms.close());
+  openCms.addPosts(1);
+  const finishing = await tenant.asAdmin('POST', '/connectors/cms', { name: 'News', data: { siteUrl: openCms.url } });
+  t.is(finishing.status, 201, JSON.stringify(finishing.body));
+  t.teardown(async () => void (await tenant.asAdmin('DELETE', `/connectors/${finishing.body.id}`)));
 
   await eventually(
     async () => new Set(target.delivered().map((event) => event.type)),
@@ -180,6 +187,7 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   t.like(byType('ingestion.failed')[0].data, { externalId: 'ghost', error: { code: 'not_indexed' } });
   t.like(byType('connector.sync_failed')[0].data, { connectorId: connector.body.id, kind: 'cms' });
   t.regex(byType('connector.sync_failed')[0].data.error, /401/);
+  t.like(byType('connector.sync_finished')[0].data, { connectorId: finishing.body.id, kind: 'cms', mode: 'full', sent: 1 });
   // The conversation's own events keep the order their facts had.
   const lifecycle = events
     .filter((event) => event.data.conversationId === visitor.conversationId && event.type !== 'message.created')

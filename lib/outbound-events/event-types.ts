@@ -9,6 +9,7 @@ export const eventTypes = [
   'message.created',
   'ingestion.failed',
   'connector.sync_failed',
+  'connector.sync_finished',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

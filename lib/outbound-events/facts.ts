@@ -104,3 +104,24 @@ export function connectorSyncFailed(fact: {
     data: { connectorId, kind, name, knowledgeBaseId, runId, error },
   };
 }
+
+export function connectorSyncFinished(fact: {
+  connectorId: string;
+  kind: string;
+  name: string;
+  knowledgeBaseId: string;
+  runId: string;
+  mode: string;
+  sent: number;
+  unchanged: number;
+  deleted: number;
+  /** Website: the crawl's page counts. */
+  pages?: Record<string, unknown>;
+}): NewEvent {
+  const { connectorId, kind, name, knowledgeBaseId, runId, mode, sent, unchanged, deleted, pages } = fact;
+  return {
+    id: eventIdOf('connector.sync_finished', connectorId, runId),
+    type: 'connector.sync_finished',
+    data: { connectorId, kind, name, knowledgeBaseId, runId, mode, sent, unchanged, deleted, ...(pages ? { pages } : {}) },
+  };
+}
