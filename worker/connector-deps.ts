@@ -9,6 +9,7 @@ import type { SyncState } from '#connectors/sync-state.js';
 import type { Logger } from '#platform/logger.js';
 import type { DocumentLimits } from '#connectors/documents/limits.js';
 import type { CrawlState } from '#connectors/website/crawl-state.js';
+import type { CrawlObserver } from '#connectors/website/crawl-step.js';
 import type { OutboundFiles, OutboundHttp } from '#platform/outbound/outbound-http.js';
 
 /** A source's client must leave this much of its activity's start-to-close to send what it read. */
@@ -34,6 +35,7 @@ export function createConnectorActivityDeps(options: {
   ingestionApiUrl: string;
   http: OutboundHttp & OutboundFiles;
   documentLimits: DocumentLimits;
+  crawlObserver?: CrawlObserver;
   logger: Logger;
   maxPagesPerRun: number;
 }): ConnectorActivityDeps {
@@ -58,6 +60,7 @@ export function createConnectorActivityDeps(options: {
     syncState: options.syncState,
     crawlState: options.crawlState,
     documentLimits: options.documentLimits,
+    ...(options.crawlObserver ? { crawlObserver: options.crawlObserver } : {}),
     maxPagesPerRun: options.maxPagesPerRun,
     progress,
     ingestionClient: (apiKey) =>

@@ -3,6 +3,7 @@ import { counterOn, histogramOn } from '#platform/metrics/registry.js';
 import type { ConversationMetrics } from '#activities/conversations/conversation-activities.js';
 import type { DeliveryMetrics } from '#messaging/delivery.js';
 import type { SyncRunObserver } from '#connectors/sync-state.js';
+import type { CrawlObserver } from '#connectors/website/crawl-step.js';
 import { createJobMetrics } from '#knowledge/job-metrics.js';
 import type { LaneObserver } from '#knowledge/embeddings/minilm/model-lanes.js';
 
@@ -43,6 +44,12 @@ export function createWorkerMetrics(registry: Registry) {
     'Connector sync runs ended, by mode (full, incremental) and outcome (succeeded, failed)',
     ['mode', 'outcome'],
   );
+  const crawledPages = counterOn(
+    registry,
+    'kb_crawl_pages_total',
+    'Pages website crawls took from their frontiers, by outcome (fetched, unchanged, sent, duplicates, noindex, skippedByRobots, outOfScope, gone, notPages, failed)',
+    ['outcome'],
+  );
 
   const modelWaits = histogramOn(
     registry,
@@ -78,6 +85,11 @@ export function createWorkerMetrics(registry: Registry) {
   };
   const delivery: DeliveryMetrics = { delivered: (outcome) => deliveries.inc({ outcome }) };
   const connectors: SyncRunObserver = { ended: ({ mode, outcome }) => connectorRuns.inc({ mode, outcome }) };
+  const crawls: CrawlObserver = {
+    committed(counts) {
+      for (const [outcome, pages] of Object.entries(counts)) if (pages) crawledPages.inc({ outcome }, pages);
+    },
+  };
   return {
     jobs: createJobMetrics(registry),
     model,
@@ -86,6 +98,7 @@ export function createWorkerMetrics(registry: Registry) {
     conversations,
     delivery,
     connectors,
+    crawls,
     answerFallback: (generator: string) => fallbacks.inc({ generator }),
   };
 }

@@ -126,6 +126,7 @@ export async function wireWorker(
       logger,
       maxPagesPerRun: config.connectors.maxPagesPerRun,
       documentLimits: defaultDocumentLimits,
+      crawlObserver: metrics.crawls,
     }),
     outboundEvents: outboundEvents.emitter,
     eventDelivery: {

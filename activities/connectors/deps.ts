@@ -6,6 +6,7 @@ import type { DocumentLimits } from '#connectors/documents/limits.js';
 import type { Patience } from '#connectors/retrying-get.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { CrawlState } from '#connectors/website/crawl-state.js';
+import type { CrawlObserver } from '#connectors/website/crawl-step.js';
 import type { OutboundFiles } from '#platform/outbound/outbound-http.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
 
@@ -21,6 +22,8 @@ export interface ConnectorActivityDeps {
   cmsApi(connector: CmsConnector, applicationPassword: string | undefined): CmsApi;
   /** How a crawl asks a website for pages and files: the guarded way out, bounded by the activity. */
   websitePatience(): Patience & { http: OutboundFiles };
+  /** Told of each crawl step's page counts (the worker's metrics). */
+  crawlObserver?: CrawlObserver;
   /** Limits of a document a crawl reads (a linked PDF or Word file), as for uploaded files. */
   documentLimits: DocumentLimits;
   /** Pages one sync run may read (CONNECTOR_MAX_PAGES_PER_RUN). */

@@ -45,6 +45,7 @@ export function createWebsiteCrawlActivities(deps: ConnectorActivityDeps) {
           documentLimits: deps.documentLimits,
           stopStartingAt: Date.now() + startToCloseTimeoutMs * fetchingShare,
           progress: deps.progress,
+          ...(deps.crawlObserver ? { observer: deps.crawlObserver } : {}),
         });
       }),
 

@@ -11,6 +11,11 @@ import { fetchPage, type PageOutcome } from './fetch-page.js';
 import { createHostGates } from './host-gates.js';
 import { siteOf } from './site.js';
 
+/** Told of each step's page counts when it commits (the worker's metrics; a step repeated after a crash counts twice). */
+export interface CrawlObserver {
+  committed(counts: Partial<Record<string, number>>): void;
+}
+
 export interface CrawlStepOptions {
   connector: Pick<WebsiteConnector, 'id' | 'integrationId' | 'knowledgeBaseId' | 'website'>;
   runId: string;
@@ -23,6 +28,7 @@ export interface CrawlStepOptions {
   stopStartingAt: number;
   /** Told after each page and each batch sent (the activity's heartbeat). */
   progress: () => void;
+  observer?: CrawlObserver;
   now?: () => number;
 }
 
@@ -161,6 +167,7 @@ export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepRes
   });
   await syncState.noteUnchanged(connector.id, runId, kept);
   await crawlState.commit(connector.id, runId, { ...step, maxInFlight: gates.maxInFlight() }, website.maxPages);
+  options.observer?.committed({ ...step.counts, failed: step.failures.length });
   const [remaining, counts] = await Promise.all([
     crawlState.remaining(connector.id, runId),
     crawlState.counts(connector.id, runId),

@@ -156,11 +156,30 @@ test('an allowed redirect is followed, without credentials across origins', asyn
   const answer = await http.get(`http://source.test:${source.port}/`, {
     headers: { accept: 'application/json', 'x-shop-access-token': 'shpat_secret', authorization: 'Basic c2VjcmV0' },
   });
-  t.like(answer, { status: 200, text: 'hello' });
+  t.like(answer, { status: 200, text: 'hello', url: `http://inside.test:${inside.port}/moved` });
   t.is(source.requests[0]?.headers['x-shop-access-token'], 'shpat_secret');
   t.like(inside.requests[0]?.headers, { accept: 'application/json' });
   t.is(inside.requests[0]?.headers['x-shop-access-token'], undefined);
   t.is(inside.requests[0]?.headers.authorization, undefined);
+});
+
+test('a redirect the caller declines is answered as it is, and its target never asked', async (t) => {
+  const elsewhere = await serve(t, ok, { host: '127.0.0.2' });
+  const site = await serve(t, (request, response) => {
+    const location = request.url === '/in' ? '/moved' : `http://127.0.0.2:${elsewhere.port}/out`;
+    if (request.url === '/moved') return void response.end('moved here');
+    response.writeHead(302, { location, connection: 'close' }).end();
+  });
+  const http = outbound(t, { allowedNetworks: ['127.0.0.1/32', '127.0.0.2/32'] });
+  const sameHost = (next: URL) => next.hostname === '127.0.0.1';
+
+  const inside = await http.getBytes(`${site.url}/in`, { headers: {}, followRedirect: sameHost });
+  t.like(inside, { status: 200, url: `${site.url}/moved` });
+  t.is(inside.bytes.toString(), 'moved here');
+  const declined = await http.get(`${site.url}/out`, { headers: {}, followRedirect: sameHost });
+  t.like(declined, { status: 302, url: `${site.url}/out` });
+  t.is(declined.headers.get('location'), `http://127.0.0.2:${elsewhere.port}/out`);
+  t.is(elsewhere.requests.length, 0);
 });
 
 test('redirects are followed five times at most', async (t) => {
