@@ -156,6 +156,72 @@ test('operators: rotate the key, disable and enable', async (t) => {
   t.like(await admin('operators', 'enable', tenant.id, operator.id), { active: true });
 });
 
+test('websites and connectors: a tenant admin adds a website, reads it, asks a sync and removes it, with a user token', async (t) => {
+  const tenant = await admin('tenants', 'create', 'Crawled');
+  const { token } = await admin(
+    'users',
+    'create',
+    tenant.id,
+    '--name',
+    'Ada',
+    '--email',
+    'ada@crawled.example',
+    '--role',
+    'admin',
+  );
+  const asUser = async (...argv: string[]) => {
+    const result = await cli([...argv, '--api-url', api.url], { USER_TOKEN: token });
+    if (result.code !== 0) throw new Error(`admin ${argv.join(' ')} exited ${result.code}: ${result.stderr}`);
+    return result.stdout ? result.json() : undefined;
+  };
+  const website = await asUser(
+    'websites',
+    'add',
+    '--name',
+    'Help site',
+    '--start-url',
+    'https://help.crawled.example/',
+    '--sitemap',
+    'https://help.crawled.example/sitemap.xml',
+    '--exclude',
+    '/private/',
+    '--max-pages',
+    '500',
+  );
+  t.like(website, {
+    type: 'website',
+    name: 'Help site',
+    data: {
+      startUrls: ['https://help.crawled.example/'],
+      exclude: ['/private/'],
+      maxPages: 500,
+      concurrency: 2,
+      requestsPerSecond: 2,
+    },
+  });
+  t.like(await asUser('connectors', 'get', website.id), { id: website.id, type: 'website' });
+  t.deepEqual(
+    (await asUser('connectors', 'list')).connectors.map((c: { id: string }) => c.id),
+    [website.id],
+  );
+  t.deepEqual(await asUser('connectors', 'sync', website.id, '--confirm-deletions'), { status: 'started' });
+  t.is(await asUser('connectors', 'remove', website.id), undefined);
+  t.deepEqual((await asUser('connectors', 'list')).connectors, []);
+
+  // The admin token is not a user's: a tenant's routes refuse it, and a user command without a user token says so.
+  const missing = await cli(['connectors', 'list', '--api-url', api.url], { ADMIN_TOKEN: api.adminToken });
+  t.is(missing.code, 1);
+  t.regex(missing.stderr, /^error: no user token: this command acts as a tenant's admin; set USER_TOKEN/);
+  const badPattern = await cli(
+    ['websites', 'add', '--name', 'x', '--start-url', 'https://a.example/', '--include', 'no-slash', '--api-url', api.url],
+    {
+      USER_TOKEN: token,
+    },
+  );
+  t.is(badPattern.code, 1);
+  t.regex(badPattern.stderr, /^error: invalid_payload: .*\n  \/data\/include\/0: must be a path pattern starting with \/ or \*/);
+});
+
 test('an API error exits 1 and prints the code, message and details', async (t) => {
   const auth = ['--api-url', api.url];
   const env = { ADMIN_TOKEN: api.adminToken };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { LocalSecrets } from '#platform/config.js';
-import { AdminApiError, createAdminClient } from './admin-client.js';
+import { AdminApiError, createAdminClient, createApiClient } from './admin-client.js';
 
 /**
  * The operator's command line over the `/admin` HTTP API: `npm run admin -- <command>`. Each command
@@ -22,6 +22,13 @@ const options = {
   locale: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
+  'start-url': { type: 'string', multiple: true },
+  sitemap: { type: 'string', multiple: true },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'max-pages': { type: 'string' },
+  'every-minutes': { type: 'string' },
+  'confirm-deletions': { type: 'boolean' },
 } as const;
 
 const globalOptions = ['api-url', 'token-stdin', 'help'] as const;
@@ -31,11 +38,16 @@ type Values = ReturnType<typeof parse>['values'];
 const parse = (argv: string[]) => parseArgs({ args: argv, options, allowPositionals: true });
 
 interface Command {
+  /**
+   * Whose token the request carries: the operator's admin token (the `/admin` routes), or a tenant
+   * admin's user token (the tenant's own routes, such as its connectors).
+   */
+  as?: 'user';
   /** Names of the positional arguments, in order. */
   args: string[];
   required?: FieldOption[];
   optional?: FieldOption[];
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Receives the positional arguments URL-encoded. */
   path: (args: string[]) => string;
   body?: (args: string[], values: Values) => unknown;
@@ -45,6 +57,7 @@ const tenant = ([tenantId]: string[]) => `/admin/tenants/${tenantId}`;
 const reindex = (args: string[]) => `${tenant(args)}/knowledge-bases/${args[1]}/reindex`;
 const operator = (args: string[]) => `${tenant(args)}/operators/${args[1]}`;
 const user = (args: string[]) => `${tenant(args)}/users/${args[1]}`;
+const connector = ([connectorId]: string[]) => `/connectors/${connectorId}`;
 
 // Fields left undefined are dropped by JSON.stringify, so a PATCH sends only what was given.
 const operatorFields = (values: Values) => ({
@@ -112,10 +125,51 @@ const commands: Record<string, Command> = {
   'users deactivate': { args: ['tenantId', 'userId'], method: 'PATCH', path: user, body: () => ({ active: false }) },
   'users reactivate': { args: ['tenantId', 'userId'], method: 'PATCH', path: user, body: () => ({ active: true }) },
   'users rotate-token': { args: ['tenantId', 'userId'], method: 'POST', path: (args) => `${user(args)}/token` },
+  'websites add': {
+    as: 'user',
+    args: [],
+    required: ['name'],
+    optional: ['start-url', 'sitemap', 'include', 'exclude', 'max-pages', 'every-minutes', 'knowledge-base'],
+    method: 'POST',
+    path: () => '/connectors/website',
+    body: (_, values) => ({
+      name: values.name,
+      knowledgeBaseId: values['knowledge-base'],
+      syncEveryMinutes: numberOf(values['every-minutes']),
+      data: {
+        startUrls: values['start-url'],
+        sitemaps: values.sitemap,
+        include: values.include,
+        exclude: values.exclude,
+        maxPages: numberOf(values['max-pages']),
+      },
+    }),
+  },
+  'connectors list': { as: 'user', args: [], method: 'GET', path: () => '/connectors' },
+  'connectors get': { as: 'user', args: ['connectorId'], method: 'GET', path: connector },
+  'connectors sync': {
+    as: 'user',
+    args: ['connectorId'],
+    optional: ['confirm-deletions'],
+    method: 'POST',
+    path: (args) => `${connector(args)}/sync`,
+    body: (_, values) => ({ confirmDeletions: values['confirm-deletions'] }),
+  },
+  'connectors remove': { as: 'user', args: ['connectorId'], method: 'DELETE', path: connector },
 };
+
+/** A number option as the API wants it; left out when not given (a non-number is the API's to refuse). */
+function numberOf(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  return Number.isFinite(Number(value)) && value.trim() !== '' ? Number(value) : value;
+}
 
 const placeholders: Partial<Record<FieldOption, string>> = {
   'expires-at': 'iso-timestamp',
+  'start-url': 'url',
+  sitemap: 'url',
+  include: 'path-pattern',
+  exclude: 'path-pattern',
   'knowledge-base': 'knowledgeBaseId',
   domain: 'pattern',
   role: 'admin|agent',
@@ -141,9 +195,10 @@ ${Object.entries(commands)
 
 Options:
   --api-url <url>    the API (default: $API_URL, else http://127.0.0.1:$PORT, PORT defaulting to 3000)
-  --token-stdin      read the admin token from standard input (its first line); without it, the token
+  --token-stdin      read the token from standard input (its first line); without it, the admin token
                      is $ADMIN_TOKEN, else adminToken in $DATA_DIR/secrets.json (DATA_DIR defaulting
-                     to .data). Never on the command line, where every user of the machine sees it.
+                     to .data), and a tenant admin's user token (websites, connectors) is $USER_TOKEN.
+                     Never on the command line, where every user of the machine sees it.
   -h, --help         print this text
 `;
 
@@ -175,21 +230,28 @@ export async function runAdminCli(argv: string[], io: AdminCliIo): Promise<numbe
   const { command, args, values } = request;
   const baseUrl = values['api-url'] ?? io.env.API_URL ?? `http://127.0.0.1:${io.env.PORT ?? 3000}`;
   const secretsFile = join(io.env.DATA_DIR ?? '.data', 'secrets.json');
-  const adminToken = values['token-stdin'] ? await firstLine(io.stdin) : (io.env.ADMIN_TOKEN ?? readLocalAdminToken(secretsFile));
-  if (!adminToken) {
+  const fromStdin = values['token-stdin'] ? await firstLine(io.stdin) : undefined;
+  const token =
+    command.as === 'user'
+      ? (fromStdin ?? io.env.USER_TOKEN)
+      : (fromStdin ?? io.env.ADMIN_TOKEN ?? readLocalAdminToken(secretsFile));
+  if (!token) {
     io.stderr.write(
-      `error: no admin token: set ADMIN_TOKEN, pipe it in with --token-stdin, or start the service once to create ${secretsFile}\n`,
+      command.as === 'user'
+        ? "error: no user token: this command acts as a tenant's admin; set USER_TOKEN, or pipe it in with --token-stdin (users create and users rotate-token print one)\n"
+        : `error: no admin token: set ADMIN_TOKEN, pipe it in with --token-stdin, or start the service once to create ${secretsFile}\n`,
     );
     return 1;
   }
 
   try {
-    const result = await createAdminClient({ baseUrl, adminToken }).request(
-      command.method,
-      command.path(args.map(encodeURIComponent)),
-      command.body?.(args, values),
-    );
-    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    const client =
+      command.as === 'user'
+        ? createApiClient({ baseUrl, headers: { authorization: `Bearer ${token}` } })
+        : createAdminClient({ baseUrl, adminToken: token });
+    const result = await client.request(command.method, command.path(args.map(encodeURIComponent)), command.body?.(args, values));
+    // A 204 (a connector removed) has nothing to print.
+    if (result !== undefined) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
     if (error instanceof AdminApiError) {
