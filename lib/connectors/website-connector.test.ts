@@ -4,7 +4,10 @@ import PDFDocument from 'pdfkit';
 import { unpackedDebianDocs } from '#bench/debian-docs.js';
 import { connectingTenant, sourcesOfOrigin, untilSynced, type ConnectingTenant } from '#testing/connectors.js';
 import { eventually } from '#testing/eventually.js';
+import { createTemporalClient } from '#platform/temporal.js';
 import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/ingestion.js';
+import { syncProgressQuery } from '#workflows/connectors/progress.js';
+import { connectorScheduleId } from '#workflows/ids.js';
 import { startStaticSite, type StaticSite } from '#testing/static-site.js';
 
 /*
@@ -166,6 +169,45 @@ test.serial(
     t.regex(hit!.url, /support(\.en)?\.html#zebra$/);
   },
 );
+
+test.serial('a crawl interrupted by a worker restart goes on from its frontier, reading each page at most twice', async (t) => {
+  const site = await faqSite();
+  const { tenant, connector } = await connect(site, { requestsPerSecond: 1, concurrency: 1 });
+  await eventually(
+    async () => pageRequests(site).length,
+    (count) => count >= 4,
+    { timeoutMs: 60_000, intervalMs: 50 },
+  );
+  // The crawl answers `progress` queries (the Temporal UI's Queries tab) with its counts.
+  const temporal = createTemporalClient(stack.api.config.temporal);
+  t.teardown(() => temporal.close());
+  const schedule = await temporal.client.schedule.getHandle(connectorScheduleId(tenant.tenant.id, connector.id)).describe();
+  const crawl = schedule.info.recentActions.at(-1)!.action.workflow.workflowId;
+  const progress = await eventually(
+    () => temporal.client.workflow.getHandle(crawl).query(syncProgressQuery),
+    (answer) => (answer.crawl?.fetched ?? 0) > 0,
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
+  t.true(progress.crawl!.found! >= 2, JSON.stringify(progress));
+
+  await stack.stopWorker();
+  const beforeRestart = pageRequests(site).length;
+  t.true(beforeRestart < 16, `the crawl was still under way (${beforeRestart} pages asked)`);
+  await stack.startWorker();
+
+  const crawled = await untilSynced(tenant, connector.id);
+  t.like(crawled.sync.last, { outcome: 'succeeded', deleted: 0 });
+  const reads = new Map<string, number>();
+  for (const request of pageRequests(site)) reads.set(request.path, (reads.get(request.path) ?? 0) + 1);
+  t.true(
+    [...reads.values()].every((times) => times <= 2),
+    JSON.stringify([...reads]),
+  );
+  t.true([...reads.values()].filter((times) => times === 2).length <= 10, 'at most the step in flight was read again');
+  const ids = await ingested(tenant, connector, crawled.sync.last.sent);
+  t.is(new Set(ids).size, ids.length);
+  t.true(ids.length >= 100, `${ids.length} items`);
+});
 
 test.serial('a site that is down, or behind a login wall, deletes nothing and fails the crawl with the reason', async (t) => {
   const site = await faqSite();
