@@ -7,6 +7,7 @@ import type { Patience } from '#connectors/retrying-get.js';
 import { createShopApi } from '#connectors/shop/shop-api.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { Logger } from '#platform/logger.js';
+import type { DocumentReader } from '#connectors/documents/document-reader.js';
 import type { DocumentLimits } from '#connectors/documents/limits.js';
 import type { CrawlState } from '#connectors/website/crawl-state.js';
 import type { CrawlObserver } from '#connectors/website/crawl-step.js';
@@ -35,6 +36,7 @@ export function createConnectorActivityDeps(options: {
   ingestionApiUrl: string;
   http: OutboundHttp & OutboundFiles;
   documentLimits: DocumentLimits;
+  documents: Pick<DocumentReader, 'read'>;
   crawlObserver?: CrawlObserver;
   logger: Logger;
   maxPagesPerRun: number;
@@ -60,6 +62,7 @@ export function createConnectorActivityDeps(options: {
     syncState: options.syncState,
     crawlState: options.crawlState,
     documentLimits: options.documentLimits,
+    documents: options.documents,
     ...(options.crawlObserver ? { crawlObserver: options.crawlObserver } : {}),
     maxPagesPerRun: options.maxPagesPerRun,
     progress,

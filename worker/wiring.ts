@@ -13,6 +13,7 @@ import { tracedClient } from '#platform/temporal.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { openClients } from '#wiring/clients.js';
 import { createStores } from '#wiring/stores.js';
+import { createDocumentReader } from '#connectors/documents/document-reader.js';
 import { defaultDocumentLimits } from '#connectors/documents/limits.js';
 import { createConnectorActivityDeps } from './connector-deps.js';
 import { polledQueues } from './task-queues.js';
@@ -77,6 +78,7 @@ export async function wireWorker(
     .catch((error: Error) => logger.warn({ err: { message: error.message } }, 'chunk collection not ready yet'));
   // Clustering an operator's gaps takes up to seconds of CPU, and loading them up to 125 MB of JSON: on a
   // thread of its own, with a Redis connection of its own, off the event loop.
+  const documents = createDocumentReader();
   const clustering = clusteringThread({
     redisUrl: config.redis.url,
     prefix: config.redis.prefix,
@@ -126,6 +128,7 @@ export async function wireWorker(
       logger,
       maxPagesPerRun: config.connectors.maxPagesPerRun,
       documentLimits: defaultDocumentLimits,
+      documents,
       crawlObserver: metrics.crawls,
     }),
     outboundEvents: outboundEvents.emitter,
@@ -171,7 +174,7 @@ export async function wireWorker(
     },
     ready: () => workers.every((worker) => worker.getState() === 'RUNNING'),
     async close() {
-      await Promise.allSettled([clients.close(), clustering.close()]);
+      await Promise.allSettled([clients.close(), clustering.close(), documents.close()]);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { IngestionClient } from '#connector-sdk/index.js';
 import type { CmsApi } from '#connectors/cms/cms-api.js';
 import type { CmsConnector, ConnectorRecords, ShopConnector } from '#connectors/records.js';
 import type { ShopApi } from '#connectors/shop/shop-api.js';
+import type { DocumentReader } from '#connectors/documents/document-reader.js';
 import type { DocumentLimits } from '#connectors/documents/limits.js';
 import type { Patience } from '#connectors/retrying-get.js';
 import type { SyncState } from '#connectors/sync-state.js';
@@ -26,6 +27,8 @@ export interface ConnectorActivityDeps {
   crawlObserver?: CrawlObserver;
   /** Limits of a document a crawl reads (a linked PDF or Word file), as for uploaded files. */
   documentLimits: DocumentLimits;
+  /** Reads documents on a thread of their own, bounded in memory and time. */
+  documents: Pick<DocumentReader, 'read'>;
   /** Pages one sync run may read (CONNECTOR_MAX_PAGES_PER_RUN). */
   maxPagesPerRun: number;
   /** Tells the tenant's event endpoints of a failed sync (`connector.sync_failed`). */

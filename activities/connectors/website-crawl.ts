@@ -43,6 +43,7 @@ export function createWebsiteCrawlActivities(deps: ConnectorActivityDeps) {
           client: deps.ingestionClient(secrets.ingestionKey),
           patience: deps.websitePatience(),
           documentLimits: deps.documentLimits,
+          readDocument: (bytes, options) => deps.documents.read(bytes, options),
           stopStartingAt: Date.now() + startToCloseTimeoutMs * fetchingShare,
           progress: deps.progress,
           ...(deps.crawlObserver ? { observer: deps.crawlObserver } : {}),

@@ -17,6 +17,8 @@ export type DocumentErrorCode =
   | 'corrupt'
   /** Nothing to ingest: no text at all (a scanned PDF). */
   | 'no_text'
+  /** Reading it needed more memory or time than a document may take (`document-reader.ts`). */
+  | 'too_complex'
   | 'not_utf8';
 
 /** The limit an error hit: its name (`maxBytes`, …) and its value. */

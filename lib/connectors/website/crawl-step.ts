@@ -1,5 +1,6 @@
 import { contentHash, type IngestionClient, type SyncItem } from '#connector-sdk/index.js';
 import type { OutboundFiles } from '#platform/outbound/outbound-http.js';
+import type { DocumentReader } from '../documents/document-reader.js';
 import type { DocumentLimits } from '../documents/limits.js';
 import type { WebsiteConnector } from '../records.js';
 import type { Patience } from '../retrying-get.js';
@@ -24,6 +25,7 @@ export interface CrawlStepOptions {
   client: Pick<IngestionClient, 'ingestAll' | 'ingest'>;
   patience: Patience & { http: OutboundFiles };
   documentLimits: DocumentLimits;
+  readDocument: DocumentReader['read'];
   /** No page is begun after this (epoch ms): the step commits what it did and the next goes on. */
   stopStartingAt: number;
   /** Told after each page and each batch sent (the activity's heartbeat). */

@@ -1,5 +1,5 @@
 import { OutboundError, type OutboundFile, type OutboundFiles } from '#platform/outbound/outbound-http.js';
-import { extractDocument } from '../documents/extract.js';
+import type { DocumentReader } from '../documents/document-reader.js';
 import { DocumentError } from '../documents/errors.js';
 import { readHtml } from '../documents/html.js';
 import type { DocumentLimits } from '../documents/limits.js';
@@ -44,8 +44,9 @@ export interface PageFetchOptions {
   /** The guarded way out, asked for bytes; its waits for "not now" answers bounded by the activity. */
   patience: Patience & { http: OutboundFiles };
   inScope: (url: string) => boolean;
-  /** Linked PDFs and Word files are read under the same limits as uploaded files. */
+  /** Linked PDFs and Word files are read under the same limits as uploaded files, on the documents' thread. */
   documentLimits: DocumentLimits;
+  readDocument: DocumentReader['read'];
 }
 
 const htmlTypes = new Set(['text/html', 'application/xhtml+xml']);
@@ -95,7 +96,10 @@ export async function fetchPage(url: string, memory: PageMemory | undefined, opt
   return readAnswer(answer, options);
 }
 
-async function readAnswer(answer: OutboundFile, { inScope }: PageFetchOptions): Promise<PageOutcome> {
+async function readAnswer(
+  answer: OutboundFile,
+  { inScope, readDocument, documentLimits }: PageFetchOptions,
+): Promise<PageOutcome> {
   const url = normalizeUrl(answer.url) ?? answer.url;
   const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const validators = {
@@ -120,7 +124,7 @@ async function readAnswer(answer: OutboundFile, { inScope }: PageFetchOptions): 
   if (!documentTypes.has(contentType)) return { kind: 'not_a_page', contentType };
   try {
     const name = decodeURIComponent(new URL(url).pathname.split('/').pop() || url);
-    const document = await extractDocument(answer.bytes, { name, contentType });
+    const document = await readDocument(answer.bytes, { name, contentType, limits: documentLimits });
     return { kind: 'read', url, canonical: url, document, links: [], noindex: false, ...validators };
   } catch (error) {
     if (error instanceof DocumentError) return failed(`document_${error.code}`, error.message, false);

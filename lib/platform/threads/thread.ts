@@ -7,7 +7,11 @@ import { Piscina } from 'piscina';
 
 /** Runs tasks on threads of its own, one at a time on each. */
 export interface Thread<Task, Result> {
-  run(task: Task): Promise<Result>;
+  /**
+   * `signal` abandons the task (the thread running it is ended, and another started); `transferList`
+   * moves buffers of the task to the thread instead of copying them.
+   */
+  run(task: Task, options?: { signal?: AbortSignal; transferList?: Transferable[] }): Promise<Result>;
   close(): Promise<void>;
 }
 
@@ -20,6 +24,8 @@ export interface ThreadOptions {
    * A thread still runs them one after the other when each blocks it, as a model run does.
    */
   tasksPerThread?: number;
+  /** A thread that outgrows these (its heap, `maxOldGenerationSizeMb`) ends, failing its task, not the process. */
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
 }
 
 /**
@@ -32,7 +38,7 @@ export interface ThreadOptions {
 export function startThread<Task, Result>(
   module: URL,
   workerData: object,
-  { threads = 1, tasksPerThread = 1 }: ThreadOptions = {},
+  { threads = 1, tasksPerThread = 1, resourceLimits }: ThreadOptions = {},
 ): Thread<Task, Result> {
   const typescript = extname(fileURLToPath(import.meta.url)) === '.ts';
   const path = `${fileURLToPath(module)}${typescript ? '.ts' : '.js'}`;
@@ -44,9 +50,23 @@ export function startThread<Task, Result>(
     maxThreads: threads,
     concurrentTasksPerWorker: tasksPerThread,
     idleTimeout: Number.POSITIVE_INFINITY,
+    ...(resourceLimits ? { resourceLimits } : {}),
   });
-  for (const worker of pool.threads) worker.unref();
-  return { run: (task) => pool.run(task), close: () => pool.close() };
+  // Again after each task: a thread ended by an abandoned task (or its limits) is replaced by a new one.
+  const unref = () => {
+    for (const worker of pool.threads) worker.unref();
+  };
+  unref();
+  return {
+    run: (task, options = {}) =>
+      pool
+        .run(task, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.transferList ? { transferList: options.transferList as never } : {}),
+        })
+        .finally(unref),
+    close: () => pool.close(),
+  };
 }
 
 const bundled = new Map<string, string>();
