@@ -1,13 +1,15 @@
 /**
- * The inbox page's script, served as `/agent/app.js` (a module without dependencies but its sibling
- * `insights.ts`, the Insights view; the API strips their types with esbuild when it first serves
- * them, nothing is bundled). Everything from the API is
+ * The inbox page's script, served as `/agent/app.js` (a module without dependencies but its siblings
+ * `insights.ts`, the Insights view, and `sources.ts`, the Sources view, fetched only once the API
+ * says the user is an admin; the API strips their types with esbuild when it first serves them,
+ * nothing is bundled). Everything from the API is
  * put on the page with `textContent`: transcripts are written by customers and must never become
  * markup. The two event streams are read with `fetch`, so the token travels in the Authorization
  * header rather than in URLs; a dropped stream reconnects after 3 s.
  */
 
 import { createInsightsView } from './insights.js';
+import type { SourcesView } from './sources.js';
 
 // The API's shapes as this page reads them (lib/conversations/inbox.ts and the conversation events).
 type Channel = 'widget' | 'messaging';
@@ -104,6 +106,8 @@ interface Elements {
   'show-inbox': HTMLButtonElement;
   'show-insights': HTMLButtonElement;
   insights: HTMLElement;
+  'show-sources': HTMLButtonElement;
+  sources: HTMLElement;
 }
 
 const tokenKey = 'agentInboxToken';
@@ -149,8 +153,30 @@ function apiErrorMessage(json: unknown): string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
+interface ErrorDetail {
+  path?: string;
+  message: string;
+}
+
+/** A refusal of the API (`{error: {code, message, details?}}`, api/errors.ts): its message, and its details for forms. */
+class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly details: ErrorDetail[],
+  ) {
+    super(message);
+  }
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The field-by-field problems of an API refusal, the ones with a message. */
+function detailsOf(error: unknown): ErrorDetail[] {
+  if (!(error instanceof ApiError)) return [];
+  return error.details.filter((detail) => typeof detail?.message === 'string');
 }
 
 async function api<Result>(method: string, path: string, body?: unknown): Promise<Result> {
@@ -159,7 +185,14 @@ async function api<Result>(method: string, path: string, body?: unknown): Promis
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const json: unknown = await response.json().catch(() => null);
   if (response.status === 401) signOut('The token was not accepted: sign in again.');
-  if (!response.ok) throw new Error(apiErrorMessage(json) || `The request failed (${response.status}).`);
+  if (!response.ok) {
+    const details = (json as { error?: { details?: unknown } } | null)?.error?.details;
+    throw new ApiError(
+      apiErrorMessage(json) || `The request failed (${response.status}).`,
+      response.status,
+      Array.isArray(details) ? details : [],
+    );
+  }
   return json as Result;
 }
 
@@ -593,13 +626,43 @@ async function sendExtra(path: string, body: Record<string, unknown>, form: HTML
 const insights = createInsightsView({ api, download, el, showError, messageOf });
 $('insights').append(insights.element);
 
-/** The inbox or the Insights view (for admins: the API refuses anyone else, and says so). */
-function showView(view: 'inbox' | 'insights') {
+/** The Sources view of the user signed in, once the API has shown they are an admin. */
+let sources: SourcesView | null = null;
+
+/**
+ * Offers the Sources tab to admins only: asks `GET /connectors` (role admin; an agent's 403 leaves the
+ * tab hidden, and the view's module is never fetched), then loads the view. A sign-out meanwhile wins.
+ */
+async function offerSources() {
+  const token = state.token;
+  try {
+    await api('GET', '/connectors');
+    const { createSourcesView } = await import('./sources.js');
+    if (state.token !== token) return;
+    sources = createSourcesView({ api, el, showError, messageOf, detailsOf, time });
+    $('sources').replaceChildren(sources.element);
+    $('show-sources').hidden = false;
+  } catch {
+    // Not an admin, or the API is away: the inbox is all this page offers for now.
+  }
+}
+
+type View = 'inbox' | 'insights' | 'sources';
+
+/** The inbox, the Insights view (for admins: the API refuses anyone else, and says so) or the Sources view (admins). */
+function showView(view: View) {
   $('main').hidden = view !== 'inbox';
   $('insights').hidden = view !== 'insights';
-  $('show-inbox').setAttribute('aria-pressed', String(view === 'inbox'));
-  $('show-insights').setAttribute('aria-pressed', String(view === 'insights'));
+  $('sources').hidden = view !== 'sources';
+  for (const [button, shows] of [
+    ['show-inbox', 'inbox'],
+    ['show-insights', 'insights'],
+    ['show-sources', 'sources'],
+  ] as const)
+    $(button).setAttribute('aria-pressed', String(view === shows));
   if (view === 'insights') void insights.open();
+  if (view === 'sources') void sources?.open();
+  else sources?.hide();
 }
 
 function start() {
@@ -607,6 +670,7 @@ function start() {
   $('signed-in').hidden = false;
   showView('inbox');
   renderDetail();
+  void offerSources();
   state.streams.inbox = follow<InboxEvents>('/agent/events', (event) => {
     if (event.name !== 'inbox') return;
     state.conversations = event.data.conversations;
@@ -626,6 +690,11 @@ function signOut(message = '') {
   $('signed-in').hidden = true;
   $('main').hidden = true;
   $('insights').hidden = true;
+  sources?.hide();
+  sources = null;
+  $('sources').hidden = true;
+  $('sources').replaceChildren();
+  $('show-sources').hidden = true;
   showError(message);
 }
 
@@ -641,6 +710,7 @@ $('sign-in').addEventListener('submit', (event) => {
 $('sign-out').addEventListener('click', () => signOut(''));
 $('show-inbox').addEventListener('click', () => showView('inbox'));
 $('show-insights').addEventListener('click', () => showView('insights'));
+$('show-sources').addEventListener('click', () => showView('sources'));
 $('take-over').addEventListener('click', () => act('take-over'));
 $('hand-back').addEventListener('click', () => act('hand-back'));
 $('close').addEventListener('click', () => act('close'));

@@ -28,9 +28,10 @@ const readPageFile = (name: string) => readFile(new URL(name, pageDir), 'utf8');
 
 /**
  * The scripts are TypeScript, type-checked with the page's own tsconfig; esbuild only strips the
- * types (no bundling: `app.ts` imports only its sibling `insights.ts`, which the browser fetches as
- * `/agent/insights.js`). ES2022 like that tsconfig: the page is for current browsers, it already
- * relies on `crypto.randomUUID` and `TextDecoderStream`.
+ * types (no bundling: `app.ts` imports only its siblings `insights.ts` and, for admins,
+ * `sources.ts`, which the browser fetches as `/agent/insights.js` and `/agent/sources.js`). ES2022
+ * like that tsconfig: the page is for current browsers, it already relies on `crypto.randomUUID`
+ * and `TextDecoderStream`.
  */
 async function transpileScript(name: string): Promise<string> {
   const { code } = await transform(await readPageFile(name), {
@@ -46,6 +47,7 @@ async function transpileScript(name: string): Promise<string> {
 const pageHtml = madeOnce(() => readPageFile('index.html'));
 const pageScript = madeOnce(() => transpileScript('app.ts'));
 const insightsScript = madeOnce(() => transpileScript('insights.ts'));
+const sourcesScript = madeOnce(() => transpileScript('sources.ts'));
 const pageCss = madeOnce(() => readPageFile('app.css'));
 
 /**
@@ -89,6 +91,14 @@ export function createAgentPageRouter() {
       responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
     },
     serve('text/javascript; charset=utf-8', insightsScript),
+  );
+  router.get(
+    '/agent/sources.js',
+    {
+      summary: "The agent inbox page's Sources view",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', sourcesScript),
   );
   router.get(
     '/agent/app.css',
