@@ -32,7 +32,10 @@ export async function finishCrawl(options: CrawlFinishOptions): Promise<SyncOutc
   if (finished) return { ...outcomeOf(finished), pages: finished.pages ?? {} };
   const pages = await crawlState.counts(connector.id, runId);
   if ((pages.fetched ?? 0) + (pages.unchanged ?? 0) === 0) {
-    const reasons = Object.entries(pages.failedBy ?? {}).map(([reason, times]) => `${reason} × ${times}`);
+    const reasons = [
+      ...Object.entries(pages.failedBy ?? {}).map(([reason, times]) => `${reason} × ${times}`),
+      ...(pages.skippedByRobots ? [`kept out by robots.txt × ${pages.skippedByRobots}`] : []),
+    ];
     throw new CrawlRefusedError(
       'site_unreachable',
       `The site answered no page${reasons.length > 0 ? ` (${reasons.join(', ')})` : ''}; nothing was deleted. ` +

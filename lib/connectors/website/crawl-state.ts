@@ -26,7 +26,7 @@ export interface CrawlFailure {
   at: string;
 }
 
-/** What one step of a crawl did: committed at once, so a step retried after a crash changes nothing twice. */
+/** What one step of a crawl did, committed at once (see `createCrawlState`). */
 export interface CrawlStep {
   /** The pages the step took from the frontier (fetched, or skipped for a reason). */
   done: string[];
@@ -51,7 +51,9 @@ const crawlTtlSeconds = 7 * 24 * 3600;
  * every page found (at most the connector's page cap), the canonical URLs and content hashes already
  * claimed by a page (duplicates count once), counts and failures; and, across crawls, each page's
  * memory. Only one step of a crawl runs at a time (the workflow's loop); each commits in one
- * transaction, so a step retried after a worker died repeats its fetches and changes nothing twice.
+ * transaction: a step retried after a worker died before it committed repeats its fetches and changes
+ * nothing twice; one that died just after its commit is taken again only as far as its counts go
+ * (they may count its pages twice: progress, not a ledger).
  */
 export function createCrawlState(redis: RedisClient, prefix: string) {
   const keys = connectorKeys(prefix);
@@ -191,11 +193,14 @@ export function createCrawlState(redis: RedisClient, prefix: string) {
 
     /** Forgets the pages crawl `runId` did not read (they are gone, or out of its reach now). */
     async forgetUnread(connectorId: string, runId: string): Promise<void> {
-      const all = await redis.hGetAll(keys.crawlMemory(connectorId));
-      const unread = Object.entries(all)
-        .filter(([, memory]) => (JSON.parse(memory) as PageMemory).runId !== runId)
-        .map(([url]) => url);
-      if (unread.length > 0) await redis.hDel(keys.crawlMemory(connectorId), unread);
+      // Scanned, not read whole: a large site's memories (their links) run to tens of megabytes.
+      const unread: string[] = [];
+      for await (const { field, value } of redis.hScanIterator(keys.crawlMemory(connectorId), { COUNT: 500 })) {
+        if ((JSON.parse(value) as PageMemory).runId !== runId) unread.push(field);
+      }
+      for (let start = 0; start < unread.length; start += 1000) {
+        await redis.hDel(keys.crawlMemory(connectorId), unread.slice(start, start + 1000));
+      }
     },
 
     /**
