@@ -35,6 +35,8 @@ export interface CrawlStep {
   counts: Partial<Record<Exclude<CrawlCount, 'found' | 'overCap' | 'failed' | 'maxInFlight'>, number>>;
   /** The most requests the step had in flight to one host. */
   maxInFlight?: number;
+  /** When the step last asked each host (epoch ms): the next step keeps its distance. */
+  lastStarts?: Record<string, number>;
   failures: CrawlFailure[];
   /** Memories to keep (a page read) or drop (a page gone), by URL. */
   memories: Map<string, PageMemory | null>;
@@ -149,8 +151,16 @@ export function createCrawlState(redis: RedisClient, prefix: string) {
         multi.hSet(keys.crawlMemory(connectorId), Object.fromEntries(kept.map(([url, memory]) => [url, JSON.stringify(memory)])));
       if (dropped.length > 0) multi.hDel(keys.crawlMemory(connectorId), dropped);
       if (step.done.length > 0) multi.zRem(key(connectorId, runId, 'frontier'), step.done);
+      const lastStarts = Object.entries(step.lastStarts ?? {}).map(([host, at]) => [host, String(at)]);
+      if (lastStarts.length > 0) multi.hSet(key(connectorId, runId, 'hosts'), Object.fromEntries(lastStarts));
       expireAll(multi, connectorId, runId);
       await multi.exec();
+    },
+
+    /** When the crawl last asked each host (epoch ms). */
+    async lastStarts(connectorId: string, runId: string): Promise<Record<string, number>> {
+      const stored = await redis.hGetAll(key(connectorId, runId, 'hosts'));
+      return Object.fromEntries(Object.entries(stored).map(([host, at]) => [host, Number(at)]));
     },
 
     /** What the crawl has done so far. */

@@ -58,7 +58,11 @@ export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepRes
   const batch = await crawlState.next(connector.id, runId, batchSize(website.requestsPerSecond));
   const site = siteOf(website, await crawlState.robots(connector.id, runId));
   const memories = await crawlState.memories(connector.id, batch);
-  const gates = createHostGates({ concurrency: website.concurrency, intervalMs: site.intervalMs });
+  const gates = createHostGates({
+    concurrency: website.concurrency,
+    intervalMs: site.intervalMs,
+    lastStarts: await crawlState.lastStarts(connector.id, runId),
+  });
   const step: CrawlStep = { done: [], found: [], counts: {}, failures: [], memories: new Map() };
   const items: SyncItem[] = [];
   const kept: string[] = [];
@@ -168,7 +172,12 @@ export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepRes
     onBatch: progress,
   });
   await syncState.noteUnchanged(connector.id, runId, kept);
-  await crawlState.commit(connector.id, runId, { ...step, maxInFlight: gates.maxInFlight() }, website.maxPages);
+  await crawlState.commit(
+    connector.id,
+    runId,
+    { ...step, maxInFlight: gates.maxInFlight(), lastStarts: gates.lastStarts() },
+    website.maxPages,
+  );
   options.observer?.committed({ ...step.counts, failed: step.failures.length });
   const [remaining, counts] = await Promise.all([
     crawlState.remaining(connector.id, runId),

@@ -49,3 +49,27 @@ test('a failed request frees its slot', async (t) => {
   );
   t.is(await gates.run('a.example', async () => 'next'), 'next');
 });
+
+test('a timer that fires late lets no two requests out together: the interval holds between actual starts', async (t) => {
+  let now = 0;
+  // Every sleep overshoots by 250 ms, as timers do on an event loop busy reading pages.
+  const gates = createHostGates({
+    concurrency: 4,
+    intervalMs: () => 100,
+    now: () => now,
+    sleep: async (ms) => void (now += ms + 250),
+  });
+  const starts: number[] = [];
+  await Promise.all(Array.from({ length: 5 }, () => gates.run('docs.example', async () => void starts.push(now))));
+  for (let i = 1; i < starts.length; i++) t.true(starts[i]! - starts[i - 1]! >= 100, JSON.stringify(starts));
+});
+
+test("the next step's gates keep their distance from this step's last request", async (t) => {
+  let now = 1_000;
+  const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+  const first = createHostGates({ concurrency: 1, intervalMs: () => 10_000, ...clock });
+  await first.run('slow.example', async () => undefined);
+  t.deepEqual(first.lastStarts(), { 'slow.example': 1_000 });
+  const next = createHostGates({ concurrency: 1, intervalMs: () => 10_000, lastStarts: first.lastStarts(), ...clock });
+  await next.run('slow.example', async () => t.is(now, 11_000));
+});
