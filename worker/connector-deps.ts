@@ -36,7 +36,7 @@ export function createConnectorActivityDeps(options: {
   ingestionApiUrl: string;
   http: OutboundHttp & OutboundFiles;
   documentLimits: DocumentLimits;
-  documents: Pick<DocumentReader, 'read'>;
+  documents: Pick<DocumentReader, 'read' | 'readPage'>;
   crawlObserver?: CrawlObserver;
   logger: Logger;
   maxPagesPerRun: number;

@@ -27,8 +27,8 @@ export interface ConnectorActivityDeps {
   crawlObserver?: CrawlObserver;
   /** Limits of a document a crawl reads (a linked PDF or Word file), as for uploaded files. */
   documentLimits: DocumentLimits;
-  /** Reads documents on a thread of their own, bounded in memory and time. */
-  documents: Pick<DocumentReader, 'read'>;
+  /** Reads documents and crawled pages on a thread of their own, bounded in memory and time. */
+  documents: Pick<DocumentReader, 'read' | 'readPage'>;
   /** Pages one sync run may read (CONNECTOR_MAX_PAGES_PER_RUN). */
   maxPagesPerRun: number;
   /** Tells the tenant's event endpoints of a failed sync (`connector.sync_failed`). */

@@ -44,6 +44,7 @@ export function createWebsiteCrawlActivities(deps: ConnectorActivityDeps) {
           patience: deps.websitePatience(),
           documentLimits: deps.documentLimits,
           readDocument: (bytes, options) => deps.documents.read(bytes, options),
+          readPage: (html, url) => deps.documents.readPage(html, url),
           stopStartingAt: Date.now() + startToCloseTimeoutMs * fetchingShare,
           progress: deps.progress,
           ...(deps.crawlObserver ? { observer: deps.crawlObserver } : {}),

@@ -220,7 +220,7 @@ test.serial('a site that is down, or behind a login wall, deletes nothing and fa
   await tenant.asAdmin('POST', `/connectors/${connector.id}/sync`);
   const down = await untilSynced(tenant, connector.id, first.sync.last.runId);
   t.like(down.sync.last, { outcome: 'failed', deleted: 0 });
-  t.regex(down.sync.last.error, /^The site answered no page \(http_503 × \d+\); nothing was deleted/);
+  t.regex(down.sync.last.error, /^The site answered no page \(http_503 × \d+, kept out by robots.txt × 1\); nothing was deleted/);
   t.true(down.sync.failures.some((failure: { reason: string }) => failure.reason === 'http_503'));
 
   site.setMode('down');

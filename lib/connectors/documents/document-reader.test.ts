@@ -51,3 +51,19 @@ test('a reading that outlasts its time is stopped and the file refused; the next
   t.teardown(() => reader.close());
   t.is((await reader.read(await pdfOf('Read in time.'))).sections[0]!.text, 'Read in time.');
 });
+
+test("a crawled page is read on the thread: its main content's sections, its links and the page's directives", async (t) => {
+  const reader = createDocumentReader();
+  t.teardown(() => reader.close());
+  const page = await reader.readPage(
+    '<html lang="en"><head><title>Kettles</title><meta name="robots" content="nofollow"></head><body><nav><a href="/shop">Shop</a></nav>' +
+      '<main><h1>Kettles</h1><h2 id="descaling">Descaling</h2><p>Descale the kettle once a month with a cup of vinegar and water.</p></main></body></html>',
+    'https://help.example/kettles.html',
+  );
+  t.like(page, { title: 'Kettles', language: 'en', robots: { nofollow: true, noindex: false } });
+  t.deepEqual(page.links, ['https://help.example/shop']);
+  t.deepEqual(
+    page.sections.map((section) => [section.heading, section.anchor]),
+    [['Descaling', 'descaling']],
+  );
+});

@@ -2,6 +2,7 @@ import { startThread, type Thread } from '#platform/threads/thread.js';
 import type { DocumentTask, DocumentOutcome } from './document-thread.js';
 import { DocumentError } from './errors.js';
 import type { ExtractOptions } from './extract.js';
+import type { HtmlDocument } from './html.js';
 import type { ExtractedDocument } from './types.js';
 
 export interface DocumentReaderOptions {
@@ -11,9 +12,11 @@ export interface DocumentReaderOptions {
   timeoutMs?: number;
 }
 
-/** Reads documents (see `extractDocument`) on a thread of their own, bounded in memory and time. */
+/** Reads documents (see `extractDocument`) and crawled pages (`readHtml`) on a thread of their own, bounded in memory and time. */
 export interface DocumentReader {
   read(bytes: Uint8Array, options?: ExtractOptions): Promise<ExtractedDocument>;
+  /** A crawled page's main content, links, canonical address and robots directives. */
+  readPage(html: string, url: string): Promise<HtmlDocument>;
   close(): Promise<void>;
 }
 
@@ -31,21 +34,26 @@ export function createDocumentReader({ maxMemoryMb = 512, timeoutMs = 60_000 }: 
       {},
       { resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } },
     ));
+  async function run(task: DocumentTask, transferList?: Transferable[]): Promise<DocumentOutcome> {
+    try {
+      return await started().run(task, { signal: AbortSignal.timeout(timeoutMs), ...(transferList ? { transferList } : {}) });
+    } catch (error) {
+      throw tooComplex(error, maxMemoryMb, timeoutMs);
+    }
+  }
   return {
     async read(bytes, options = {}) {
       // Copied into a buffer of its own, moved to the thread (the caller's stays whole).
       const own = new Uint8Array(bytes);
-      let outcome: DocumentOutcome;
-      try {
-        outcome = await started().run(
-          { ...options, bytes: own },
-          { signal: AbortSignal.timeout(timeoutMs), transferList: [own.buffer] },
-        );
-      } catch (error) {
-        throw tooComplex(error, maxMemoryMb, timeoutMs);
-      }
+      const outcome = await run({ ...options, kind: 'file', bytes: own }, [own.buffer]);
       if ('refused' in outcome) throw new DocumentError(outcome.refused.code, outcome.refused.message, outcome.refused.limit);
+      if (!('document' in outcome)) throw new Error('the documents thread answered a file with a page');
       return outcome.document;
+    },
+    async readPage(html, url) {
+      const outcome = await run({ kind: 'page', html, url });
+      if (!('page' in outcome)) throw new Error('the documents thread answered a page with something else');
+      return outcome.page;
     },
     close: async () => {
       await thread?.close();

@@ -26,6 +26,7 @@ export interface CrawlStepOptions {
   patience: Patience & { http: OutboundFiles };
   documentLimits: DocumentLimits;
   readDocument: DocumentReader['read'];
+  readPage: DocumentReader['readPage'];
   /** No page is begun after this (epoch ms): the step commits what it did and the next goes on. */
   stopStartingAt: number;
   /** Told after each page and each batch sent (the activity's heartbeat). */

@@ -1,7 +1,6 @@
 import { OutboundError, type OutboundFile, type OutboundFiles } from '#platform/outbound/outbound-http.js';
 import type { DocumentReader } from '../documents/document-reader.js';
 import { DocumentError } from '../documents/errors.js';
-import { readHtml } from '../documents/html.js';
 import type { DocumentLimits } from '../documents/limits.js';
 import type { ExtractedDocument } from '../documents/types.js';
 import { getPatiently, notNowStatuses, type Patience } from '../retrying-get.js';
@@ -47,6 +46,8 @@ export interface PageFetchOptions {
   /** Linked PDFs and Word files are read under the same limits as uploaded files, on the documents' thread. */
   documentLimits: DocumentLimits;
   readDocument: DocumentReader['read'];
+  /** Pages are read on the documents' thread too (Readability takes tens of milliseconds a page). */
+  readPage: DocumentReader['readPage'];
 }
 
 const htmlTypes = new Set(['text/html', 'application/xhtml+xml']);
@@ -98,7 +99,7 @@ export async function fetchPage(url: string, memory: PageMemory | undefined, opt
 
 async function readAnswer(
   answer: OutboundFile,
-  { inScope, readDocument, documentLimits }: PageFetchOptions,
+  { inScope, readDocument, readPage, documentLimits }: PageFetchOptions,
 ): Promise<PageOutcome> {
   const url = normalizeUrl(answer.url) ?? answer.url;
   const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -107,7 +108,7 @@ async function readAnswer(
     ...optional('lastModified', answer.headers.get('last-modified')),
   };
   if (htmlTypes.has(contentType) || contentType === '') {
-    const html = readHtml(decodeHtml(answer.bytes, answer.headers.get('content-type')), { mainContent: true, url });
+    const html = await readPage(decodeHtml(answer.bytes, answer.headers.get('content-type')), url);
     const links = html.robots.nofollow
       ? []
       : [...new Set(html.links.flatMap((link) => normalizeUrl(link) ?? []).filter(inScope))];
