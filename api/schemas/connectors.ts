@@ -166,7 +166,7 @@ const crawlCounts = objectOf(
     outOfScope: { type: 'integer', description: 'Pages redirected out of the scope' },
     gone: { type: 'integer', description: 'Pages that answered 404 or 410' },
     notPages: { type: 'integer', description: 'Addresses that were not pages or documents (images, downloads)' },
-    overCap: { type: 'integer', description: 'Pages found beyond `maxPages`, left out' },
+    overCap: { type: 'integer', description: 'Distinct pages found beyond `maxPages`, left out (an estimate within about 1 %)' },
     failed: { type: 'integer', description: 'Pages that could not be read' },
     failedBy: {
       type: 'object',

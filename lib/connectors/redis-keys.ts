@@ -26,7 +26,8 @@ export function connectorKeys(prefix: string) {
 /**
  * A crawl's parts: the pages still to fetch in the order found (sorted set), every page found (set),
  * the canonical URLs and content hashes claimed by a page (hash), its counts (hash), its latest
- * failures (list), the robots.txt answers of its hosts (hash), when it last asked each host (hash).
+ * failures (list), the robots.txt answers of its hosts (hash), when it last asked each host (hash), the
+ * pages found beyond the cap (a HyperLogLog: how many, in 12 KB, however many links point past the cap).
  */
-export const crawlParts = ['frontier', 'found', 'claims', 'counts', 'failures', 'robots', 'hosts'] as const;
+export const crawlParts = ['frontier', 'found', 'claims', 'counts', 'failures', 'robots', 'hosts', 'overCap'] as const;
 export type CrawlPart = (typeof crawlParts)[number];

@@ -65,7 +65,7 @@ const defaultCacheDir = fileURLToPath(new URL('../../.data/debian-docs', import.
  * characters as sent (HTML) and as ingestion chunks them (`normalizeText`), the packages' versions.
  */
 export async function debianDocsCorpus({ cacheDir = defaultCacheDir } = {}): Promise<DebianDocsCorpus> {
-  const packages = await unpackedPackages(cacheDir);
+  const packages = await unpackedDebianPackages(manualPackages(), cacheDir);
   const items = debianManuals.flatMap((manual) => {
     const dir = join(cacheDir, 'root', manual.dir);
     const files = chapterFiles(readFileSync(join(dir, 'index.en.html'), 'utf8'));
@@ -89,7 +89,7 @@ export async function debianDocsCorpus({ cacheDir = defaultCacheDir } = {}): Pro
 
 /** The folder the manuals' packages are unpacked in (fetched by the first caller): the manuals are under `usr/share/…`. */
 export async function unpackedDebianDocs({ cacheDir = defaultCacheDir } = {}): Promise<string> {
-  await unpackedPackages(cacheDir);
+  await unpackedDebianPackages(manualPackages(), cacheDir);
   return join(cacheDir, 'root');
 }
 
@@ -179,28 +179,33 @@ function anchorOf(part: Element): string {
   return id;
 }
 
-interface DebianPackage {
+export interface DebianPackage {
   name: string;
   version: string;
 }
 
-/** The packages unpacked in `cacheDir/root`, fetched by the first run; `packages.json`, written last, names their versions. */
-async function unpackedPackages(cacheDir: string): Promise<DebianPackage[]> {
+const manualPackages = () => debianManuals.map((manual) => manual.package);
+
+/**
+ * Debian packages `names` unpacked (not installed) in `cacheDir/root`, fetched by the first caller and
+ * reused by later ones; `packages.json`, written last, names their versions.
+ */
+export async function unpackedDebianPackages(names: string[], cacheDir: string): Promise<DebianPackage[]> {
   const record = join(cacheDir, 'packages.json');
-  if (!existsSync(record)) await fetchPackages(cacheDir);
+  if (!existsSync(record)) await fetchPackages(names, cacheDir);
   return JSON.parse(readFileSync(record, 'utf8')) as DebianPackage[];
 }
 
 /**
- * Downloads and unpacks the manuals' packages in a scratch folder renamed into place, so an interrupted
+ * Downloads and unpacks the packages in a scratch folder renamed into place, so an interrupted
  * run leaves no half cache. Stale package lists make `apt-get download` fail: they are refreshed once.
  */
-async function fetchPackages(cacheDir: string): Promise<void> {
+async function fetchPackages(names: string[], cacheDir: string): Promise<void> {
   const staging = `${cacheDir}.fetching-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    const download = () => run('apt-get', ['download', ...debianManuals.map((m) => m.package)], { cwd: staging });
+    const download = () => run('apt-get', ['download', ...names], { cwd: staging });
     try {
       await download();
     } catch {

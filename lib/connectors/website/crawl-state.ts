@@ -64,12 +64,12 @@ export function createCrawlState(redis: RedisClient, prefix: string) {
   /** `found` less those already found, without repeats, cut at what the cap leaves. */
   async function newPages(connectorId: string, runId: string, found: string[], maxPages: number) {
     const unique = [...new Set(found)];
-    if (unique.length === 0) return { fresh: [] as string[], overCap: 0 };
+    if (unique.length === 0) return { fresh: [] as string[], overCap: [] as string[] };
     const foundKey = key(connectorId, runId, 'found');
     const [known, total] = await Promise.all([redis.smIsMember(foundKey, unique), redis.sCard(foundKey)]);
     const unseen = unique.filter((_, i) => !known[i]);
     const room = Math.max(0, maxPages - total);
-    return { fresh: unseen.slice(0, room), overCap: Math.max(0, unseen.length - room) };
+    return { fresh: unseen.slice(0, room), overCap: unseen.slice(room) };
   }
 
   function addPages(multi: ReturnType<RedisClient['multi']>, connectorId: string, runId: string, fresh: string[], order: number) {
@@ -101,7 +101,7 @@ export function createCrawlState(redis: RedisClient, prefix: string) {
       const { fresh, overCap } = await newPages(connectorId, runId, urls, maxPages);
       const multi = redis.multi();
       addPages(multi, connectorId, runId, fresh, await nextOrder(connectorId, runId));
-      if (overCap > 0) multi.hIncrBy(key(connectorId, runId, 'counts'), 'overCap', overCap);
+      if (overCap.length > 0) multi.pfAdd(key(connectorId, runId, 'overCap'), overCap);
       expireAll(multi, connectorId, runId);
       await multi.exec();
       return fresh.length;
@@ -132,7 +132,7 @@ export function createCrawlState(redis: RedisClient, prefix: string) {
       const multi = redis.multi();
       addPages(multi, connectorId, runId, fresh, order);
       const counts = key(connectorId, runId, 'counts');
-      if (overCap > 0) multi.hIncrBy(counts, 'overCap', overCap);
+      if (overCap.length > 0) multi.pfAdd(key(connectorId, runId, 'overCap'), overCap);
       for (const [name, value] of Object.entries(step.counts)) if (value) multi.hIncrBy(counts, name, value);
       for (const failure of step.failures) multi.hIncrBy(counts, `failed:${failure.reason}`, 1);
       const mostBefore = Number((await redis.hGet(counts, 'maxInFlight')) ?? 0);
@@ -165,8 +165,11 @@ export function createCrawlState(redis: RedisClient, prefix: string) {
 
     /** What the crawl has done so far. */
     async counts(connectorId: string, runId: string): Promise<CrawlCounts> {
-      const stored = await redis.hGetAll(key(connectorId, runId, 'counts'));
-      const counts: CrawlCounts = {};
+      const [stored, overCap] = await Promise.all([
+        redis.hGetAll(key(connectorId, runId, 'counts')),
+        redis.pfCount(key(connectorId, runId, 'overCap')),
+      ]);
+      const counts: CrawlCounts = overCap > 0 ? { overCap } : {};
       for (const [name, value] of Object.entries(stored)) {
         if (name.startsWith('failed:')) {
           counts.failedBy = { ...counts.failedBy, [name.slice('failed:'.length)]: Number(value) };
