@@ -626,30 +626,32 @@ async function sendExtra(path: string, body: Record<string, unknown>, form: HTML
 const insights = createInsightsView({ api, download, el, showError, messageOf });
 $('insights').append(insights.element);
 
-/** The Sources view of the user signed in, once the API has shown they are an admin. */
+/** The Sources view, its module fetched the first time it is opened (most who sign in are agents, who never need it). */
 let sources: SourcesView | null = null;
 
 /**
- * Offers the Sources tab to admins only: asks `GET /connectors` (role admin; an agent's 403 leaves the
- * tab hidden, and the view's module is never fetched), then loads the view. A sign-out meanwhile wins.
+ * Opens the Sources view, for admins like Insights: an agent who opens it is told, in the API's words,
+ * that it needs the admin role. Nothing is asked of the API before the view is opened (a 403 at every
+ * sign-in would be an error in every agent's console). A sign-out meanwhile wins.
  */
-async function offerSources() {
+async function openSources() {
   const token = state.token;
   try {
-    await api('GET', '/connectors');
-    const { createSourcesView } = await import('./sources.js');
-    if (state.token !== token) return;
-    sources = createSourcesView({ api, el, showError, messageOf, detailsOf, time });
-    $('sources').replaceChildren(sources.element);
-    $('show-sources').hidden = false;
-  } catch {
-    // Not an admin, or the API is away: the inbox is all this page offers for now.
+    if (!sources) {
+      const { createSourcesView } = await import('./sources.js');
+      if (state.token !== token) return;
+      sources = createSourcesView({ api, el, showError, messageOf, detailsOf, time });
+      $('sources').replaceChildren(sources.element);
+    }
+    await sources.open();
+  } catch (error) {
+    showError(messageOf(error));
   }
 }
 
 type View = 'inbox' | 'insights' | 'sources';
 
-/** The inbox, the Insights view (for admins: the API refuses anyone else, and says so) or the Sources view (admins). */
+/** The inbox, or the Insights or Sources view (for admins: the API refuses anyone else, and the view says so). */
 function showView(view: View) {
   $('main').hidden = view !== 'inbox';
   $('insights').hidden = view !== 'insights';
@@ -661,7 +663,7 @@ function showView(view: View) {
   ] as const)
     $(button).setAttribute('aria-pressed', String(view === shows));
   if (view === 'insights') void insights.open();
-  if (view === 'sources') void sources?.open();
+  if (view === 'sources') void openSources();
   else sources?.hide();
 }
 
@@ -670,7 +672,6 @@ function start() {
   $('signed-in').hidden = false;
   showView('inbox');
   renderDetail();
-  void offerSources();
   state.streams.inbox = follow<InboxEvents>('/agent/events', (event) => {
     if (event.name !== 'inbox') return;
     state.conversations = event.data.conversations;
@@ -694,7 +695,6 @@ function signOut(message = '') {
   sources = null;
   $('sources').hidden = true;
   $('sources').replaceChildren();
-  $('show-sources').hidden = true;
   showError(message);
 }
 

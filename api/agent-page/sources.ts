@@ -1,6 +1,6 @@
 /**
- * The Sources view of the agent inbox page (served as `/agent/sources.js`, imported by app.ts once
- * `GET /connectors` has answered, so only for a tenant admin): the tenant's connectors with their
+ * The Sources view of the agent inbox page (served as `/agent/sources.js`, imported by app.ts the first
+ * time the view is opened; for a tenant admin: an agent is told it needs that role): the tenant's connectors with their
  * syncs, refreshed every few seconds while one runs; a website's crawl counts and the pages it could
  * not read; Sync now, Crawl and allow deletions, Remove; and a form that adds a website, with the
  * API's refusal said field by field beside it. Everything from the API goes on the page with
@@ -145,6 +145,8 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
     } catch (error) {
       if (round !== view.round) return;
       listNote.textContent = messageOf(error);
+      // An agent is told the view needs the admin role; the form would only be refused too.
+      if ((error as { status?: number }).status === 403) form.panel.hidden = true;
     }
     const busy = view.connectors.some((connector) => connector.sync.state === 'running') || Date.now() < view.busyUntil;
     if (view.visible && busy) view.timer = setTimeout(() => void refresh(), refreshMs);

@@ -95,6 +95,8 @@ export async function startStaticSite(folder?: string, mount = '/'): Promise<Sta
     await new Promise((resolve) => setTimeout(resolve, 5));
     const robots = ctx.path === '/robots.txt';
     if (mode === 'down' || (mode === 'pages_down' && !robots)) {
+      // Come back at once: a crawler honours Retry-After, so its retries cost the test no waiting.
+      ctx.set('Retry-After', '0');
       ctx.status = 503;
       ctx.body = 'Service Unavailable';
       return;

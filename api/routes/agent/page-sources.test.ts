@@ -201,23 +201,29 @@ test('a crawl the shrink guard refused is run again allowing deletions, then the
   }
 });
 
-test('an agent is not offered the Sources view', async (t) => {
+test('an agent who opens the Sources view is told it is for admins, and offered no form', async (t) => {
   const tenant = await chattingTenant(stack.api);
   const agent = await createUser(stack.api, tenant.tenant.id, 'agent', 'Ada');
   const { page, close } = await pageWithConsole(browser);
-  const scripts: string[] = [];
-  page.on('request', (request) => void (request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname)));
+  const asked: string[] = [];
+  page.on('request', (request) => void asked.push(new URL(request.url()).pathname));
   try {
     await page.goto(`${stack.api.url}/agent`);
-    const asked = page.waitForResponse((response) => new URL(response.url()).pathname === '/connectors');
     await page.fill('#token', agent.token);
     await page.click('#sign-in button[type=submit]');
-    t.is((await asked).status(), 403, 'the API says it is for admins');
     await page.locator('#live.on').waitFor({ timeout: serviceWaitMs });
-    t.true(await page.locator('#show-sources').isHidden());
+    t.false(asked.includes('/connectors'), 'nothing is asked before the view is opened');
+    t.false(asked.includes('/agent/sources.js'), "nor is the view's module fetched");
+
+    const refused = page.waitForResponse((response) => new URL(response.url()).pathname === '/connectors');
+    await page.click('#show-sources');
+    t.is((await refused).status(), 403);
+    const said = page.locator('#sources .muted').first();
+    await said.waitFor({ timeout: serviceWaitMs });
+    t.regex(await page.locator('#sources').innerText(), /role admin/);
+    t.false(await page.locator('#sources form').isVisible(), 'no form to add a website');
+    await page.click('#show-inbox');
     t.true(await page.locator('#sources').isHidden());
-    t.is(await page.locator('#sources *').count(), 0);
-    t.false(scripts.includes('/agent/sources.js'), "the view's module is never fetched");
     t.true(await page.locator('#main').isVisible(), 'the inbox is there as ever');
   } finally {
     await close();
