@@ -14,7 +14,16 @@ import { productItem } from '#connectors/shop/product-item.js';
 import { contentHash } from '#connector-sdk/index.js';
 import { startFakeShop } from '#testing/fake-shop.js';
 import { log } from '#deploy/local/output.js';
-import { createMeasuredTenant, ingestAll, jobStatuses, round, startMeasuredStack, waitFor } from './measured-stack.js';
+import {
+  createMeasuredTenant,
+  ingestAll,
+  jobStatuses,
+  measuredTenantAdmin,
+  round,
+  startMeasuredStack,
+  untilConnectorSynced,
+  waitFor,
+} from './measured-stack.js';
 
 const { values: args } = parseArgs({ options: { products: { type: 'string', default: '5000' } } });
 const products = Number(args.products);
@@ -55,31 +64,12 @@ try {
 
   // The connector.
   const tenant = await createMeasuredTenant(stack, ['iq:read']);
-  const admin = await stack.admin.request<{ token: string }>('POST', `/admin/tenants/${tenant.tenantId}/users`, {
-    name: 'Bench admin',
-    email: 'bench@shop.test',
-    role: 'admin',
-  });
-  const asAdmin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${stack.apiUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response.status === 204 ? undefined : ((await response.json()) as any);
-  };
-  const untilSynced = async (connectorId: string, previousRunId?: string) => {
-    let connector: any;
-    await waitFor(async () => {
-      connector = await asAdmin('GET', `/connectors/${connectorId}`);
-      return Boolean(connector.sync.last && connector.sync.last.runId !== previousRunId && !connector.sync.running);
-    }, 500);
-    return connector;
-  };
+  const asAdmin = await measuredTenantAdmin(stack, tenant.tenantId);
+  const untilSynced = (connectorId: string, previousRunId?: string) =>
+    untilConnectorSynced(asAdmin, connectorId, previousRunId ? { previousRunId } : {});
 
   const syncStart = performance.now();
-  const connector = await asAdmin('POST', '/connectors/shop', {
+  const connector = await asAdmin.request<any>('POST', '/connectors/shop', {
     name: 'Bench shop',
     data: { adminUrl: shop.url, apiVersion: shop.apiVersion, accessToken: shop.accessToken, webhookSecret: shop.webhookSecret },
   });
@@ -96,11 +86,11 @@ try {
   const failed = (await jobStatuses(stack, jobKeys)).filter((status) => status === 'failed').length;
 
   const resyncStart = performance.now();
-  await asAdmin('POST', `/connectors/${connector.id}/sync`, {});
+  await asAdmin.request('POST', `/connectors/${connector.id}/sync`, {});
   // Nothing changed, so nothing is sent: the sync is over when its run is.
   const second = await untilSynced(connector.id, first.sync.last.runId);
   const resyncSeconds = (performance.now() - resyncStart) / 1000;
-  await asAdmin('DELETE', `/connectors/${connector.id}`);
+  await asAdmin.request('DELETE', `/connectors/${connector.id}`);
 
   const shopCalls = shop.requests.length;
   console.log('\nbench:connectors');

@@ -27,7 +27,16 @@ import { ingestLimits } from '#knowledge/ingest-limits.js';
 import { cpuMeter } from '#testing/process-usage.js';
 import { startStaticSite, type SiteRequest, type StaticSite } from '#testing/static-site.js';
 import { log } from '#deploy/local/output.js';
-import { createMeasuredTenant, ingestAll, jobStatuses, round, startMeasuredStack, waitFor } from './measured-stack.js';
+import {
+  createMeasuredTenant,
+  ingestAll,
+  jobStatuses,
+  measuredTenantAdmin,
+  round,
+  startMeasuredStack,
+  untilConnectorSynced,
+  waitFor,
+} from './measured-stack.js';
 import { postgresDocsPackage, postgresDocsPages, unpackedPostgresDocs } from './postgres-docs.js';
 
 const { values: args } = parseArgs({
@@ -98,36 +107,20 @@ try {
 
   // The crawl.
   const tenant = await createMeasuredTenant(stack, ['iq:read']);
-  const admin = await stack.admin.request<{ token: string }>('POST', `/admin/tenants/${tenant.tenantId}/users`, {
-    name: 'Bench admin',
-    email: 'bench@docs.test',
-    role: 'admin',
-  });
-  const asAdmin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${stack.apiUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return response.status === 204 ? undefined : ((await response.json()) as any);
-  };
+  const asAdmin = await measuredTenantAdmin(stack, tenant.tenantId);
+  let told = performance.now();
+  /** The connector once its next run finished (a crawl that failed ends the benchmark), its progress logged meanwhile. */
   const untilSynced = async (connectorId: string, previousRunId?: string) => {
-    let connector: any;
-    let told = performance.now();
-    await waitFor(
-      async () => {
-        connector = await asAdmin('GET', `/connectors/${connectorId}`);
-        const pages = connector.sync.running?.pages;
-        if (pages && performance.now() - told > 15_000) {
-          told = performance.now();
-          log(`crawling: ${pages.found ?? 0} found, ${pages.fetched ?? 0} fetched, ${pages.unchanged ?? 0} unchanged`);
-        }
-        return Boolean(connector.sync.last && connector.sync.last.runId !== previousRunId && !connector.sync.running);
+    const connector = await untilConnectorSynced(asAdmin, connectorId, {
+      ...(previousRunId ? { previousRunId } : {}),
+      timeoutMs: measuring.timeoutMs,
+      onPoll: ({ sync }) => {
+        const pages = sync.running?.pages;
+        if (!pages || performance.now() - told < 15_000) return;
+        told = performance.now();
+        log(`crawling: ${pages.found ?? 0} found, ${pages.fetched ?? 0} fetched, ${pages.unchanged ?? 0} unchanged`);
       },
-      500,
-      measuring.timeoutMs,
-    );
+    });
     if (connector.sync.last.outcome !== 'succeeded') throw new Error(`the crawl failed: ${JSON.stringify(connector.sync)}`);
     return connector;
   };
@@ -137,7 +130,7 @@ try {
   const crawlLoop = loopDelay();
   const crawlFrom = site.requests.length;
   const crawlStart = performance.now();
-  const connector = await asAdmin('POST', '/connectors/website', {
+  const connector = await asAdmin.request<any>('POST', '/connectors/website', {
     name: 'PostgreSQL manual',
     data: {
       startUrls: [pageUrls[0]],
@@ -172,7 +165,7 @@ try {
   const resyncLoop = loopDelay();
   const resyncFrom = site.requests.length;
   const resyncStart = performance.now();
-  await asAdmin('POST', `/connectors/${connector.id}/sync`, {});
+  await asAdmin.request('POST', `/connectors/${connector.id}/sync`, {});
   const second = await untilSynced(connector.id, first.sync.last.runId);
   const resyncSeconds = (performance.now() - resyncStart) / 1000;
   const resyncTo = site.requests.length;
@@ -180,7 +173,7 @@ try {
   const resyncUsage = resyncCpu.stop();
   const again = site.requests.slice(resyncFrom, resyncTo).filter(isPage);
   const notModified = again.filter((request) => request.status === 304).length;
-  await asAdmin('DELETE', `/connectors/${connector.id}`);
+  await asAdmin.request('DELETE', `/connectors/${connector.id}`);
 
   const counts = (pages: Record<string, number>, which: string[]) => which.map((name) => pages[name] ?? 0).join(', ');
   const goal = (met: boolean) => (met ? 'met' : 'NOT met');

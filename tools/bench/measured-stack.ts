@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import pLimit from 'p-limit';
 import { createClient } from 'redis';
-import { createAdminClient, type AdminClient } from '#cli/admin-client.js';
+import { createAdminClient, createApiClient, type AdminClient, type ApiClient } from '#cli/admin-client.js';
 import { readOrCreateLocalSecrets } from '#platform/local-secrets.js';
 import { poll } from '#platform/poll.js';
 import { jobIdOf } from '#workflows/ids.js';
@@ -147,6 +147,38 @@ export async function createMeasuredTenant(stack: MeasuredStack, scopes: string[
     headers: { 'content-type': 'application/json', 'x-api-key': key.key },
     operatorKey: operator.operatorKey,
   };
+}
+
+/** A client of the API as an admin user of the tenant (connectors are set up with a user token). */
+export async function measuredTenantAdmin(stack: MeasuredStack, tenantId: string): Promise<ApiClient> {
+  const admin = await stack.admin.request<{ token: string }>('POST', `/admin/tenants/${tenantId}/users`, {
+    name: 'Bench admin',
+    email: 'bench@bench.test',
+    role: 'admin',
+  });
+  return createApiClient({ baseUrl: stack.apiUrl, headers: { authorization: `Bearer ${admin.token}` } });
+}
+
+/**
+ * The connector as `GET /connectors/{id}` shows it once a run other than `previousRunId` has finished;
+ * `onPoll` sees it at each poll (a crawl's progress, say).
+ */
+export async function untilConnectorSynced(
+  asAdmin: ApiClient,
+  connectorId: string,
+  { previousRunId, onPoll, timeoutMs }: { previousRunId?: string; onPoll?: (connector: any) => void; timeoutMs?: number } = {},
+): Promise<any> {
+  let connector: any;
+  await waitFor(
+    async () => {
+      connector = await asAdmin.request('GET', `/connectors/${connectorId}`);
+      onPoll?.(connector);
+      return Boolean(connector.sync.last && connector.sync.last.runId !== previousRunId && !connector.sync.running);
+    },
+    500,
+    timeoutMs,
+  );
+  return connector;
 }
 
 /**

@@ -87,11 +87,11 @@ async function readSitemaps(
   const pages: string[] = [];
   const queue = [...sitemaps];
   const read = new Set<string>();
+  const getBytes = (address: string, init: Parameters<OutboundFiles['getBytes']>[1]) => patience.http.getBytes(address, init);
   while (queue.length > 0 && read.size < maxSitemaps) {
     const url = queue.shift()!;
     if (read.has(url)) continue;
     read.add(url);
-    const getBytes = (address: string, init: Parameters<OutboundFiles['getBytes']>[1]) => patience.http.getBytes(address, init);
     const last = await getPatiently<OutboundFile>(
       url,
       { 'user-agent': crawlerUserAgent },

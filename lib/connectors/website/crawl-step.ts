@@ -56,14 +56,14 @@ export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepRes
   const { connector, runId, crawlState, syncState, progress } = options;
   const { website } = connector;
   const now = options.now ?? Date.now;
-  const batch = await crawlState.next(connector.id, runId, batchSize(website.requestsPerSecond));
-  const site = siteOf(website, await crawlState.robots(connector.id, runId));
+  const [batch, robots, lastStarts] = await Promise.all([
+    crawlState.next(connector.id, runId, batchSize(website.requestsPerSecond)),
+    crawlState.robots(connector.id, runId),
+    crawlState.lastStarts(connector.id, runId),
+  ]);
+  const site = siteOf(website, robots);
   const memories = await crawlState.memories(connector.id, batch);
-  const gates = createHostGates({
-    concurrency: website.concurrency,
-    intervalMs: site.intervalMs,
-    lastStarts: await crawlState.lastStarts(connector.id, runId),
-  });
+  const gates = createHostGates({ concurrency: website.concurrency, intervalMs: site.intervalMs, lastStarts });
   const step: CrawlStep = { done: [], found: [], counts: {}, failures: [], memories: new Map() };
   const items: SyncItem[] = [];
   const kept: string[] = [];

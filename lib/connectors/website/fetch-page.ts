@@ -63,8 +63,9 @@ const accept =
 /**
  * Asks for a page the way a polite crawler does: under our user agent, conditionally when an earlier
  * crawl kept its validators (so an unchanged page costs a 304 and nothing else), following redirects
- * only within the scope, waiting out "not now" answers a few times within the activity's budget. A
- * page's body is read up to the outbound cap, a document's up to the documents' byte limit.
+ * only within the scope, waiting out "not now" answers a few times within the activity's budget. Any
+ * answer (a page or a document: its type is known only once it answers) is read up to the documents'
+ * byte limit.
  */
 export async function fetchPage(url: string, memory: PageMemory | undefined, options: PageFetchOptions): Promise<PageOutcome> {
   const { patience, inScope } = options;
