@@ -9,6 +9,7 @@ import type { ConnectorActivityDeps } from './connectors/deps.js';
 import { createShopSyncActivities } from './connectors/shop-sync.js';
 import { createSyncRunActivities } from './connectors/sync-runs.js';
 import { createWebsiteCrawlActivities } from './connectors/website-crawl.js';
+import { createUploadedFileActivities } from './connectors/uploaded-files.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversations/conversation-activities.js';
 import { createDeliveryActivities, type DeliveryActivityDeps } from './conversations/deliver-messages.js';
 import { createMarkReadActivities } from './conversations/mark-read.js';
@@ -60,6 +61,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createShopSyncActivities(connectors),
     ...createCmsSyncActivities(connectors),
     ...createWebsiteCrawlActivities(connectors),
+    ...createUploadedFileActivities(connectors),
     ...createSyncRunActivities(connectors),
     ...createEventDeliveryActivities(deps.eventDelivery),
     ...createContentGapsActivities(deps.contentGaps),

@@ -10,6 +10,8 @@ import type { Logger } from '#platform/logger.js';
 import type { DocumentReader } from '#connectors/documents/document-reader.js';
 import type { DocumentLimits } from '#connectors/documents/limits.js';
 import type { CrawlState } from '#connectors/website/crawl-state.js';
+import type { FileRecords } from '#connectors/files/file-records.js';
+import type { UploadStaging } from '#connectors/files/staging.js';
 import type { CrawlObserver } from '#connectors/website/crawl-step.js';
 import type { OutboundFiles, OutboundHttp } from '#platform/outbound/outbound-http.js';
 
@@ -33,6 +35,8 @@ export function createConnectorActivityDeps(options: {
   records: ConnectorRecords;
   syncState: SyncState;
   crawlState: CrawlState;
+  files: FileRecords;
+  staging: UploadStaging;
   ingestionApiUrl: string;
   http: OutboundHttp & OutboundFiles;
   documentLimits: DocumentLimits;
@@ -61,6 +65,8 @@ export function createConnectorActivityDeps(options: {
     connectors: options.records,
     syncState: options.syncState,
     crawlState: options.crawlState,
+    files: options.files,
+    staging: options.staging,
     documentLimits: options.documentLimits,
     documents: options.documents,
     ...(options.crawlObserver ? { crawlObserver: options.crawlObserver } : {}),

@@ -70,3 +70,8 @@ export function eventDeliveryWorkflowId(tenantId: string, endpointId: string, ev
 export function contentGapsWorkflowId(tenantId: string, operatorId: string): string {
   return `content-gaps/${tenantId}/${operatorId}`;
 }
+
+/** The workflow that takes an uploaded file's changes into its knowledge base, one at a time: one per file. */
+export function uploadedFileWorkflowId(tenantId: string, connectorId: string, fileId: string): string {
+  return `connector/${tenantId}/${connectorId}/file/${fileId}`;
+}

@@ -10,6 +10,7 @@ export { shopSyncWorkflow } from './connectors/shop-sync.js';
 export { shopProductWorkflow } from './connectors/shop-product.js';
 export { cmsSyncWorkflow } from './connectors/cms-sync.js';
 export { websiteCrawlWorkflow } from './connectors/website-crawl.js';
+export { uploadedFileWorkflow } from './connectors/uploaded-file.js';
 export { deliverEventsWorkflow } from './outbound-events/deliver-events.js';
 export { deliverEventWorkflow } from './outbound-events/deliver-event.js';
 export { contentGapsWorkflow } from './insights/content-gaps.js';

@@ -89,7 +89,7 @@ function describe(operation: Operation): object {
           requestBody: {
             required: !operation.bodyOptional,
             content: {
-              [operation.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+              [mediaTypes[operation.bodyType ?? 'json']]: {
                 schema: operation.body,
               },
             },
@@ -99,3 +99,6 @@ function describe(operation: Operation): object {
     responses,
   };
 }
+
+/** The media type of each kind of request body. */
+const mediaTypes = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' } as const;

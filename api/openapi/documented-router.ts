@@ -55,8 +55,12 @@ export interface OperationSpec<Body extends MaybeSchema = MaybeSchema, Query ext
   description?: string;
   /** JSON Schema of the request body, enforced by `validateBody` before the handler runs. */
   body?: Body;
-  /** How the body is sent: JSON (the default), or a form as a plain HTML form posts it. */
-  bodyType?: 'json' | 'form';
+  /**
+   * How the body is sent: JSON (the default), a form as a plain HTML form posts it, or `multipart`
+   * (`multipart/form-data`, a file upload): documented by `body`, and read by the handler as a
+   * stream, never parsed or buffered by the router.
+   */
+  bodyType?: 'json' | 'form' | 'multipart';
   /** The body may be left out; it is then validated (and handled) as `{}`. */
   bodyOptional?: boolean;
   /** JSON Schema of the query parameters (an object schema), enforced by `validateQuery`. */
@@ -173,7 +177,7 @@ export class DocumentedRouter<State = object> {
     const koaPath = path.replace(/\{(\w+)\}/g, ':$1');
     const validation: Middleware[] = [
       ...(spec.query ? [validateQuery(spec.query)] : []),
-      ...(spec.body
+      ...(spec.body && spec.bodyType !== 'multipart'
         ? [
             spec.bodyType === 'form' ? this.parseForm : this.parseBody,
             validateBody(spec.body, { optional: spec.bodyOptional ?? false }),

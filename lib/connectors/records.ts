@@ -5,7 +5,7 @@ import { sealedFields } from '#platform/sealed-fields.js';
 import type { SecretBox } from '#platform/secret-box.js';
 import { connectorKeys } from './redis-keys.js';
 
-export type ConnectorKind = 'shop' | 'cms' | 'website';
+export type ConnectorKind = 'shop' | 'cms' | 'website' | 'files';
 
 interface ConnectorBase {
   id: string;
@@ -62,7 +62,17 @@ export interface WebsiteConnector extends ConnectorBase {
   website: WebsiteSettings;
 }
 
-export type Connector = ShopConnector | CmsConnector | WebsiteConnector;
+/**
+ * Files uploaded by hand (docs/sources.md): nothing to poll, so no schedule; each file is taken in by
+ * a workflow of its own at each upload or deletion (`lib/connectors/files/`).
+ */
+export interface FilesConnector extends Omit<ConnectorBase, 'syncEveryMinutes'> {
+  kind: 'files';
+  /** Never polled. */
+  syncEveryMinutes: null;
+}
+
+export type Connector = ShopConnector | CmsConnector | WebsiteConnector | FilesConnector;
 
 /** The secrets a connector works with: sealed at rest, opened only by the activities that need them. */
 export interface ConnectorSecrets {
@@ -79,7 +89,8 @@ export interface ConnectorSecrets {
 export type NewConnector =
   | (Omit<ShopConnector, 'id' | 'tenantId' | 'integrationId' | 'webhookPath' | 'createdAt'> & { secrets: ConnectorSecrets })
   | (Omit<CmsConnector, 'id' | 'tenantId' | 'integrationId' | 'createdAt'> & { secrets: ConnectorSecrets })
-  | (Omit<WebsiteConnector, 'id' | 'tenantId' | 'integrationId' | 'createdAt'> & { secrets: ConnectorSecrets });
+  | (Omit<WebsiteConnector, 'id' | 'tenantId' | 'integrationId' | 'createdAt'> & { secrets: ConnectorSecrets })
+  | (Omit<FilesConnector, 'id' | 'tenantId' | 'integrationId' | 'createdAt'> & { secrets: ConnectorSecrets });
 
 const secretFields = {
   ingestionKey: 'ingestionKeySealed',
@@ -170,6 +181,9 @@ export function createConnectorRecords(redis: RedisClient, prefix: string, box: 
           keys.known(connector.id),
           keys.fingerprints(connector.id),
           keys.crawlMemory(connector.id),
+          keys.files(connector.id),
+          keys.fileNames(connector.id),
+          keys.fileHashes(connector.id),
         ])
         .zRem(keys.ofTenant(connector.tenantId), connector.id);
       if (connector.kind === 'shop') multi.del(keys.byWebhookPath(connector.webhookPath));

@@ -17,6 +17,13 @@ export function connectorKeys(prefix: string) {
     fingerprints: (connectorId: string) => `${prefix}:connector:${connectorId}:fingerprints`,
     /** Website: what the last crawls learnt of each page (its validators, items and links) by URL (a hash). */
     crawlMemory: (connectorId: string) => `${prefix}:connector:${connectorId}:pages`,
+    /** Files: a source's uploaded files by id (a hash of JSON records, `lib/connectors/files/file-records.ts`). */
+    files: (connectorId: string) => `${prefix}:connector:${connectorId}:files`,
+    /** Files: each file's id by its name, and by the SHA-256 of its latest upload (two hashes). */
+    fileNames: (connectorId: string) => `${prefix}:connector:${connectorId}:file-names`,
+    fileHashes: (connectorId: string) => `${prefix}:connector:${connectorId}:file-hashes`,
+    /** Files: an upload's bytes waiting for the worker (a list of chunks, with a TTL; `lib/connectors/files/staging.ts`). */
+    staged: (connectorId: string, stagingId: string) => `${prefix}:connector:${connectorId}:staged:${stagingId}`,
     /** Website: one crawl's state (lib/connectors/website/crawl-state.ts), each key under this stem. */
     crawl: (connectorId: string, runId: string, part: CrawlPart) =>
       `${prefix}:connector:${connectorId}:run:${runId}:crawl:${part}`,

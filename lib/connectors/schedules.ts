@@ -3,12 +3,17 @@ import { tagUnavailable } from '#platform/dependency-errors.js';
 import { connectorScheduleId } from '#workflows/ids.js';
 import type { Connector } from './records.js';
 
+/** A connector that polls its source: uploaded files are taken in as they come, with no schedule. */
+type PolledConnector = Exclude<Connector, { kind: 'files' }>;
+
 /** The workflow a connector's schedule starts, by kind. */
 const syncWorkflowOf = {
   shop: 'shopSyncWorkflow',
   cms: 'cmsSyncWorkflow',
   website: 'websiteCrawlWorkflow',
-} as const satisfies Record<Connector['kind'], string>;
+} as const satisfies Record<PolledConnector['kind'], string>;
+
+const polled = (connector: Connector): connector is PolledConnector => connector.kind !== 'files';
 
 /** What the connector's status shows of its schedule. */
 export interface ScheduleState {
@@ -29,7 +34,9 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
     temporal.schedule.getHandle(connectorScheduleId(connector.tenantId, connector.id));
 
   const schedules = tagUnavailable('temporal', {
+    /** A files source has none (nothing to poll): nothing is made. */
     async create(connector: Connector): Promise<void> {
+      if (!polled(connector)) return;
       const scheduleId = connectorScheduleId(connector.tenantId, connector.id);
       await temporal.schedule.create({
         scheduleId,
@@ -49,6 +56,7 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
 
     /** Starts a sync now, or right after the one running; a schedule that went missing is made again (which starts one). */
     async trigger(connector: Connector): Promise<void> {
+      if (!polled(connector)) return;
       try {
         await handleOf(connector).trigger(ScheduleOverlapPolicy.BUFFER_ONE);
       } catch (error) {
@@ -59,6 +67,7 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
 
     /** A schedule removed behind the service's back (in the Temporal UI, say) reads as having nothing ahead. */
     async state(connector: Connector): Promise<ScheduleState> {
+      if (!polled(connector)) return { nextSyncAt: null, runningWorkflowIds: [] };
       let info;
       try {
         ({ info } = await handleOf(connector).describe());
@@ -74,6 +83,7 @@ export function createConnectorSchedules(temporal: Client, taskQueue: string) {
 
     /** Deletes the schedule and ends a sync it has running; a schedule already gone is fine. */
     async remove(connector: Connector): Promise<void> {
+      if (!polled(connector)) return;
       const handle = handleOf(connector);
       try {
         const { info } = await handle.describe();

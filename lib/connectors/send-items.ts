@@ -7,7 +7,8 @@ import type { SyncState } from './sync-state.js';
 export interface SendItemsOptions {
   client: Pick<IngestionClient, 'ingestAll' | 'ingest'>;
   state: Pick<SyncState, 'fingerprints' | 'saveFingerprints' | 'noteSent' | 'noteUnchanged'>;
-  connector: Pick<Connector, 'id' | 'integrationId' | 'knowledgeBaseId'>;
+  /** `sourceOrigin`, when the items' origin is not the connector's own (each uploaded file has its own). */
+  connector: Pick<Connector, 'id' | 'integrationId' | 'knowledgeBaseId'> & { sourceOrigin?: string };
   items: SyncItem[];
   /** `low` for scheduled syncs, `high` for a change the shop told us about. */
   priority: 'high' | 'low';
@@ -68,7 +69,7 @@ export async function sendItems(options: SendItemsOptions): Promise<number> {
       ...item,
       integrationId: connector.integrationId,
       knowledgeBaseId: connector.knowledgeBaseId,
-      sourceOrigin: connector.integrationId,
+      sourceOrigin: connector.sourceOrigin ?? connector.integrationId,
       data: { ...item.data, hash: content },
       options: { ...item.options, priority: options.priority, ...(metadataOnly ? { metadataOnly: true } : {}) },
     });

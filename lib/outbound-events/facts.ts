@@ -96,12 +96,14 @@ export function connectorSyncFailed(fact: {
   knowledgeBaseId: string;
   runId: string;
   error: string;
+  /** Files: the uploaded file refused. */
+  file?: Record<string, unknown>;
 }): NewEvent {
-  const { connectorId, kind, name, knowledgeBaseId, runId, error } = fact;
+  const { connectorId, kind, name, knowledgeBaseId, runId, error, file } = fact;
   return {
     id: eventIdOf('connector.sync_failed', connectorId, runId),
     type: 'connector.sync_failed',
-    data: { connectorId, kind, name, knowledgeBaseId, runId, error },
+    data: { connectorId, kind, name, knowledgeBaseId, runId, error, ...(file ? { file } : {}) },
   };
 }
 
@@ -117,11 +119,25 @@ export function connectorSyncFinished(fact: {
   deleted: number;
   /** Website: the crawl's page counts. */
   pages?: Record<string, unknown>;
+  /** Files: the uploaded file taken in or removed. */
+  file?: Record<string, unknown>;
 }): NewEvent {
-  const { connectorId, kind, name, knowledgeBaseId, runId, mode, sent, unchanged, deleted, pages } = fact;
+  const { connectorId, kind, name, knowledgeBaseId, runId, mode, sent, unchanged, deleted, pages, file } = fact;
   return {
     id: eventIdOf('connector.sync_finished', connectorId, runId),
     type: 'connector.sync_finished',
-    data: { connectorId, kind, name, knowledgeBaseId, runId, mode, sent, unchanged, deleted, ...(pages ? { pages } : {}) },
+    data: {
+      connectorId,
+      kind,
+      name,
+      knowledgeBaseId,
+      runId,
+      mode,
+      sent,
+      unchanged,
+      deleted,
+      ...(pages ? { pages } : {}),
+      ...(file ? { file } : {}),
+    },
   };
 }

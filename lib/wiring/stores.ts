@@ -6,6 +6,8 @@ import { createTranscript } from '#conversations/transcript.js';
 import { createConnectorRecords } from '#connectors/records.js';
 import { createSyncState, type SyncRunObserver } from '#connectors/sync-state.js';
 import { createCrawlState } from '#connectors/website/crawl-state.js';
+import { createFileRecords } from '#connectors/files/file-records.js';
+import { createUploadStaging } from '#connectors/files/staging.js';
 import { createGapsClusteringClient } from '#insights/content-gaps/clustering-client.js';
 import { createGapRecorder } from '#insights/content-gaps/recorder.js';
 import { createContentGapStore } from '#insights/content-gaps/store.js';
@@ -159,6 +161,8 @@ export function createStores({
       records: createConnectorRecords(redis, prefix, secretBox),
       syncState: createSyncState(redis, prefix, syncRuns ? { observer: syncRuns } : {}),
       crawlState: createCrawlState(redis, prefix),
+      files: createFileRecords(redis, prefix),
+      staging: createUploadStaging(redis, prefix),
     },
     outboundEvents,
   };

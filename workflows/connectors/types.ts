@@ -70,6 +70,12 @@ export interface ShopProductInput {
   productId: string;
 }
 
+/** A file of a files source, whose latest change (an upload, a deletion) is to be taken in. */
+export interface UploadedFileInput {
+  connectorId: string;
+  fileId: string;
+}
+
 export interface SyncOutcome {
   runId: string;
   mode: 'full' | 'incremental';

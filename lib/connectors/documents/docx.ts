@@ -17,7 +17,7 @@ const mammothOptions = {
  * mammoth inflates anything, then mammoth's HTML (headings, lists, tables) split like any HTML.
  */
 export async function readDocx(bytes: Uint8Array, limits: DocumentLimits): Promise<ExtractedDocument> {
-  const zip = openDocxZip(bytes, limits);
+  const zip = await openDocxZip(bytes, limits);
   let html: string;
   try {
     ({ value: html } = await mammoth.convertToHtml(
@@ -31,14 +31,14 @@ export async function readDocx(bytes: Uint8Array, limits: DocumentLimits): Promi
       error,
     );
   }
-  const language = declaredLanguage(zip);
+  const language = await declaredLanguage(zip);
   return { kind: 'docx', ...htmlSections(html, { mainContent: false }), ...(language && { language }) };
 }
 
 /** The language the document's properties declare, else its default text language (`w:docDefaults`): both cheap, small parts. */
-function declaredLanguage(zip: DocxZip): string | undefined {
-  const properties = zip.read('docProps/core.xml')?.toString('utf8');
-  const styles = zip.read('word/styles.xml')?.toString('utf8');
+async function declaredLanguage(zip: DocxZip): Promise<string | undefined> {
+  const properties = (await zip.read('docProps/core.xml'))?.toString('utf8');
+  const styles = (await zip.read('word/styles.xml'))?.toString('utf8');
   return (
     languageTag(properties?.match(/<dc:language>([^<]*)<\/dc:language>/)?.[1]) ??
     languageTag(styles?.match(/<w:docDefaults>[\s\S]*?<w:lang\b[^>]*?\bw:val="([^"]*)"/)?.[1])
