@@ -36,6 +36,8 @@ import type { ConnectorSchedules } from '#connectors/schedules.js';
 import type { ProductWebhooks } from '#connectors/product-webhooks.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { CrawlState } from '#connectors/website/crawl-state.js';
+import type { FileRecords } from '#connectors/files/file-records.js';
+import type { FileUploads } from '#connectors/files/file-uploads.js';
 import type { Reports } from '#insights/reports.js';
 import type { ShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -64,6 +66,7 @@ import { createAdminReindexRouter } from './routes/admin-reindex.js';
 import { createChatRouter } from './routes/chat.js';
 import { createChatFeedbackRouter } from './routes/chat-feedback.js';
 import { createConnectorsRouter } from './routes/connectors.js';
+import { createConnectorFilesRouter } from './routes/connector-files.js';
 import { createHealthRouter } from './routes/health.js';
 import { createIngestRouter } from './routes/ingest.js';
 import { createMessagingConnectionsRouter } from './routes/messaging-connections.js';
@@ -143,6 +146,9 @@ export interface AppDeps {
     syncState: SyncState;
     /** Website crawls' counts and failures, for the connectors' status. */
     crawlState: CrawlState;
+    /** Files sources: their files, and the uploads taken to them. */
+    files: FileRecords;
+    uploads: FileUploads;
     schedules: ConnectorSchedules;
     /** Product webhooks handed to workflows. */
     productWebhooks: ProductWebhooks;
@@ -293,8 +299,17 @@ export function createApp({
       syncState: connectors.syncState,
       crawlState: connectors.crawlState,
       schedules: connectors.schedules,
+      files: connectors.files,
+      fileLimits: connectors.uploads.limits,
       publicBaseUrl: settings.publicBaseUrl,
       production: connectors.production,
+    }),
+    createConnectorFilesRouter({
+      requireUser,
+      connectors: connectors.records,
+      files: connectors.files,
+      uploads: connectors.uploads,
+      observe: metrics.uploads,
     }),
     createShopWebhooksRouter({
       connectors: connectors.records,

@@ -52,6 +52,12 @@ export function createApiMetrics(registry: Registry, sources: ApiGaugeSources) {
     'Events of acknowledged webhook deliveries, by what became of them (messages, duplicates, statuses, ignored)',
     ['kind'],
   );
+  const uploads = counterOn(
+    registry,
+    'kb_file_uploads_total',
+    'Files uploaded to files sources, by how they were answered (new, version, unchanged, or the code refused with: file_too_large, empty_file, ...)',
+    ['outcome'],
+  );
   new Gauge({
     name: 'kb_event_streams_open',
     help: 'Event streams (chat and agent) open in this process',
@@ -95,6 +101,8 @@ export function createApiMetrics(registry: Registry, sources: ApiGaugeSources) {
       if (error instanceof BudgetRefusal) refusals.inc({ budget: error.budget });
     },
     webhooks: webhookMetrics,
+    /** Each upload answered, by its outcome or refusal's code. */
+    uploads: (outcome: string) => uploads.inc({ outcome }),
     jobs: createJobMetrics(registry),
   };
 }

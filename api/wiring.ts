@@ -29,6 +29,8 @@ import { announcingCreation } from '#outbound-events/announced-conversations.js'
 import { createConnectorSetup } from '#connectors/connect.js';
 import { createProductWebhooks } from '#connectors/product-webhooks.js';
 import { createConnectorSchedules } from '#connectors/schedules.js';
+import { createFileUploads, maxFilesPerSource } from '#connectors/files/file-uploads.js';
+import { defaultDocumentLimits } from '#connectors/documents/limits.js';
 import { createShopWebhookReplays } from '#connectors/shop/webhook-replays.js';
 import { createDayCounters } from '#insights/day-counters.js';
 import { createReports } from '#insights/reports.js';
@@ -192,6 +194,15 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       }),
       syncState: stores.connectors.syncState,
       crawlState: stores.connectors.crawlState,
+      files: stores.connectors.files,
+      uploads: createFileUploads({
+        files: stores.connectors.files,
+        staging: stores.connectors.staging,
+        temporal: temporal.client,
+        taskQueue: config.temporal.taskQueue,
+        maxFileBytes: defaultDocumentLimits.maxBytes,
+        maxFiles: maxFilesPerSource,
+      }),
       schedules,
       productWebhooks: createProductWebhooks(temporal.client, config.temporal.taskQueue),
       webhookReplays: createShopWebhookReplays(redis, config.redis.prefix),

@@ -42,6 +42,7 @@ export function createConnectorActivityDeps(options: {
   documentLimits: DocumentLimits;
   documents: Pick<DocumentReader, 'read' | 'readPage'>;
   crawlObserver?: CrawlObserver;
+  fileObserver?: ConnectorActivityDeps['fileObserver'];
   logger: Logger;
   maxPagesPerRun: number;
 }): ConnectorActivityDeps {
@@ -70,6 +71,7 @@ export function createConnectorActivityDeps(options: {
     documentLimits: options.documentLimits,
     documents: options.documents,
     ...(options.crawlObserver ? { crawlObserver: options.crawlObserver } : {}),
+    ...(options.fileObserver ? { fileObserver: options.fileObserver } : {}),
     maxPagesPerRun: options.maxPagesPerRun,
     progress,
     ingestionClient: (apiKey) =>

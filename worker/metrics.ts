@@ -4,6 +4,7 @@ import type { ConversationMetrics } from '#activities/conversations/conversation
 import type { DeliveryMetrics } from '#messaging/delivery.js';
 import type { SyncRunObserver } from '#connectors/sync-state.js';
 import type { CrawlObserver } from '#connectors/website/crawl-step.js';
+import type { FileChange } from '#connectors/files/apply-file.js';
 import { createJobMetrics } from '#knowledge/job-metrics.js';
 import type { LaneObserver } from '#knowledge/embeddings/minilm/model-lanes.js';
 
@@ -50,6 +51,12 @@ export function createWorkerMetrics(registry: Registry) {
     'Pages website crawls took from their frontiers, by outcome (fetched, unchanged, sent, duplicates, noindex, skippedByRobots, outOfScope, gone, notPages, failed)',
     ['outcome'],
   );
+  const fileChanges = counterOn(
+    registry,
+    'kb_files_total',
+    'Uploaded files the workers took in (ingested), refused (by the reader\'s code) or removed',
+    ['outcome'],
+  );
 
   const modelWaits = histogramOn(
     registry,
@@ -90,9 +97,16 @@ export function createWorkerMetrics(registry: Registry) {
       for (const [outcome, pages] of Object.entries(counts)) if (pages) crawledPages.inc({ outcome }, pages);
     },
   };
+  const files = {
+    changed(change: FileChange) {
+      if (change.did === 'nothing') return;
+      fileChanges.inc({ outcome: change.did === 'refused' ? (change.file.error?.code ?? 'refused') : change.did });
+    },
+  };
   return {
     jobs: createJobMetrics(registry),
     model,
+    files,
     /** A recorder of one system's calls, for `timeCalls`. */
     dependency: (system: string) => (method: string, seconds: number) => dependencyCalls.observe({ system, method }, seconds),
     conversations,

@@ -130,6 +130,7 @@ export async function wireWorker(
       documentLimits: defaultDocumentLimits,
       documents,
       crawlObserver: metrics.crawls,
+      fileObserver: metrics.files,
     }),
     outboundEvents: outboundEvents.emitter,
     eventDelivery: {

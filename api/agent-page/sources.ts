@@ -2,9 +2,10 @@
  * The Sources view of the agent inbox page (served as `/agent/sources.js`, imported by app.ts the first
  * time the view is opened; for a tenant admin: an agent is told it needs that role): the tenant's connectors with their
  * syncs, refreshed every few seconds while one runs; a website's crawl counts and the pages it could
- * not read; Sync now, Crawl and allow deletions, Remove; and a form that adds a website, with the
- * API's refusal said field by field beside it. Everything from the API goes on the page with
- * `textContent`.
+ * not read; Sync now, Crawl and allow deletions, Remove; a form that adds a website, with the
+ * API's refusal said field by field beside it; and a files source's files, uploaded here (each the
+ * outcome or refusal said beside the control) and deleted one by one, refreshed while one is read.
+ * Everything from the API goes on the page with `textContent`.
  */
 
 /** What the view needs from the page (app.ts): its API call with the user token and its helpers. */
@@ -21,6 +22,28 @@ export interface SourcesDeps {
 }
 
 // The API's shapes as this view reads them (api/schemas/connectors.ts).
+type FileStatus = 'queued' | 'reading' | 'ingested' | 'failed' | 'removing';
+
+/** A file of a files source (`GET /connectors/{id}/files`). */
+interface UploadedFile {
+  id: string;
+  name: string;
+  size: number;
+  sha256: string;
+  contentType: string | null;
+  uploadedAt: string;
+  status: FileStatus;
+  /** The version the knowledge base holds (while a new one is read, or after it failed: the one before). */
+  ingested: { sha256: string; kind: string; items: number; pages?: number; ingestedAt: string } | null;
+  error?: { code: string; message: string; at: string };
+}
+
+/** `POST /connectors/{id}/files`: 202 `new` or `version`, 200 `unchanged`. */
+interface UploadAnswer {
+  outcome: 'new' | 'version' | 'unchanged';
+  file: UploadedFile;
+}
+
 type CrawlCounts = Partial<Record<(typeof countRows)[number][0], number>> & { failedBy?: Record<string, number> };
 
 interface SyncSummary {
@@ -44,10 +67,19 @@ interface CrawlFailure {
 
 export interface Connector {
   id: string;
-  type: 'shop' | 'cms' | 'website';
+  type: 'shop' | 'cms' | 'website' | 'files';
   name: string;
-  syncEveryMinutes: number;
-  data: { startUrls?: string[]; sitemaps?: string[]; siteUrl?: string; adminUrl?: string };
+  /** null for files, which are never polled. */
+  syncEveryMinutes: number | null;
+  data: {
+    startUrls?: string[];
+    sitemaps?: string[];
+    siteUrl?: string;
+    adminUrl?: string;
+    /** Files: an upload's bytes at most, and the source's files at most. */
+    maxFileBytes?: number;
+    maxFiles?: number;
+  };
   sync: {
     state: 'idle' | 'running';
     running?: { runId: string; startedAt: string; sent: number; unchanged: number; pages?: CrawlCounts };
@@ -57,7 +89,30 @@ export interface Connector {
   };
 }
 
-const typeWords: Record<string, string> = { website: 'Website', shop: 'Shop', cms: 'CMS site' };
+const typeWords: Record<string, string> = { website: 'Website', shop: 'Shop', cms: 'CMS site', files: 'Files' };
+
+/** A file's status in words, and what its bytes were read as. */
+const fileStatusWords: Record<FileStatus, string> = {
+  queued: 'Waiting to be read',
+  reading: 'Being read',
+  ingested: 'In the knowledge base',
+  failed: 'Could not be read',
+  removing: 'Being removed',
+};
+const kindWords: Record<string, string> = { pdf: 'PDF', docx: 'Word', html: 'HTML', markdown: 'Markdown', text: 'Text' };
+
+/** What an accepted upload did, in words. */
+const outcomeWords: Record<UploadAnswer['outcome'], string> = {
+  new: 'added: on its way into the knowledge base',
+  version: 'new version: it replaces the one before once read',
+  unchanged: 'unchanged: this file is already there',
+};
+
+/** What the upload control offers in the picker (the API reads the kind from the bytes, whatever the name). */
+const uploadAccept = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,application/pdf,text/html,text/markdown,text/plain';
+
+/** The page keeps the user token here (app.ts); an upload is multipart, which the page's JSON `api` does not send. */
+const tokenKey = 'agentInboxToken';
 
 /** A crawl's page counts in words, in the API's order. */
 const countRows = [
@@ -118,9 +173,16 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
     requested: new Map<string, string | undefined>(),
     /** Connectors whose Remove asks to be confirmed. */
     confirming: new Set<string>(),
+    /** Each files source's files, as last read. */
+    files: new Map<string, UploadedFile[]>(),
+    /** Each files source's latest uploads from this page: what became of each file chosen. */
+    uploads: new Map<string, UploadNote[]>(),
+    /** Files sources whose chosen files are still being sent. */
+    uploading: new Set<string>(),
   };
   const form = websiteForm();
-  root.append(el('h2', '', 'Sources'), listNote, list, form.panel);
+  const filesForm = filesSourceForm();
+  root.append(el('h2', '', 'Sources'), listNote, list, form.panel, filesForm.panel);
 
   /** Shown: reads the list, and keeps reading it while a sync runs. */
   async function open(): Promise<void> {
@@ -139,17 +201,33 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
     const round = ++view.round;
     try {
       const { connectors } = await api<{ connectors: Connector[] }>('GET', '/connectors');
+      const files = new Map(await Promise.all(connectors.filter(({ type }) => type === 'files').map(filesOf)));
       if (round !== view.round) return;
       view.connectors = connectors;
+      view.files = files;
       render();
     } catch (error) {
       if (round !== view.round) return;
       listNote.textContent = messageOf(error);
-      // An agent is told the view needs the admin role; the form would only be refused too.
-      if ((error as { status?: number }).status === 403) form.panel.hidden = true;
+      // An agent is told the view needs the admin role; the forms would only be refused too.
+      if ((error as { status?: number }).status === 403) form.panel.hidden = filesForm.panel.hidden = true;
     }
-    const busy = view.connectors.some((connector) => connector.sync.state === 'running') || Date.now() < view.busyUntil;
+    const reading = [...view.files.values()].some((files) =>
+      files.some(({ status }) => status === 'queued' || status === 'reading'),
+    );
+    const busy =
+      view.connectors.some((connector) => connector.sync.state === 'running') || reading || Date.now() < view.busyUntil;
     if (view.visible && busy) view.timer = setTimeout(() => void refresh(), refreshMs);
+  }
+
+  /** A files source's files; one that could not be read (removed meanwhile) keeps what was read before. */
+  async function filesOf(connector: Connector): Promise<[string, UploadedFile[]]> {
+    try {
+      const { files } = await api<{ files: UploadedFile[] }>('GET', `/connectors/${encodeURIComponent(connector.id)}/files`);
+      return [connector.id, files];
+    } catch {
+      return [connector.id, view.files.get(connector.id) ?? []];
+    }
   }
 
   /** After a button: read again now, and every few seconds while the change takes effect. */
@@ -163,9 +241,18 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
       const connector = view.connectors.find((known) => known.id === id);
       if (!connector || connector.sync.state === 'running' || connector.sync.last?.runId !== runId) view.requested.delete(id);
     }
-    listNote.textContent = view.connectors.length ? '' : 'No sources yet: add a website below.';
+    for (const id of view.uploads.keys())
+      if (!view.uploading.has(id) && !view.connectors.some((known) => known.id === id)) view.uploads.delete(id);
+    listNote.textContent = view.connectors.length ? '' : 'No sources yet: add a website or files below.';
     // The same list again (a poll between two changes) leaves the page as it is: nothing under the pointer moves.
-    const shown = JSON.stringify([view.connectors, [...view.requested], [...view.confirming]]);
+    const shown = JSON.stringify([
+      view.connectors,
+      [...view.files],
+      [...view.uploads],
+      [...view.uploading],
+      [...view.requested],
+      [...view.confirming],
+    ]);
     if (shown === view.shown) return;
     view.shown = shown;
     list.replaceChildren(...view.connectors.map(connectorPanel));
@@ -176,16 +263,28 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
     const box = el('section', 'panel source');
     box.dataset.connectorId = connector.id;
     const title = el('div', 'source-title');
+    const files = view.files.get(connector.id) ?? [];
     const state =
-      sync.state === 'running'
-        ? el('span', 'badge state running', 'Running')
-        : view.requested.has(connector.id)
-          ? el('span', 'badge state running', 'Starting…')
-          : el('span', 'badge state idle', 'Idle');
+      connector.type === 'files'
+        ? view.uploading.has(connector.id)
+          ? el('span', 'badge state running', 'Uploading…')
+          : files.some(({ status }) => status === 'queued' || status === 'reading')
+            ? el('span', 'badge state running', 'Reading')
+            : el('span', 'badge state idle', 'Idle')
+        : sync.state === 'running'
+          ? el('span', 'badge state running', 'Running')
+          : view.requested.has(connector.id)
+            ? el('span', 'badge state running', 'Starting…')
+            : el('span', 'badge state idle', 'Idle');
     title.append(el('h3', '', connector.name), el('span', 'badge', typeWords[connector.type] ?? connector.type), state);
     const head = el('div', 'panel-head');
     head.append(title, actions(connector));
-    box.append(head, el('p', 'source-meta', `${addressesOf(connector)} · ${every(connector.syncEveryMinutes)}`));
+    box.append(head);
+    if (connector.type === 'files') {
+      box.append(el('p', 'source-meta', filesMeta(connector, files)), ...filesParts(connector, files));
+      return box;
+    }
+    box.append(el('p', 'source-meta', `${addressesOf(connector)} · ${every(connector.syncEveryMinutes)}`));
     box.append(lastRun(connector));
     if (sync.running) box.append(el('p', 'source-line', `Running since ${time(sync.running.startedAt)}.`));
     box.append(el('p', 'source-line next', sync.nextSyncAt ? `Next sync: ${time(sync.nextSyncAt)}.` : 'No sync scheduled.'));
@@ -225,7 +324,8 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
       );
       return box;
     }
-    box.append(button('Sync now', '', () => sync(connector)));
+    // A files source has nothing to sync: its files are read as they are uploaded.
+    if (connector.type !== 'files') box.append(button('Sync now', '', () => sync(connector)));
     const last = connector.sync.last;
     if (connector.type === 'website' && last?.outcome === 'failed' && last.error && shrinkAdvice.test(last.error))
       box.append(button('Crawl and allow deletions', 'secondary', () => sync(connector, { confirmDeletions: true })));
@@ -247,6 +347,113 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
   async function remove(connector: Connector): Promise<void> {
     await api('DELETE', `/connectors/${encodeURIComponent(connector.id)}`);
     view.confirming.delete(connector.id);
+    await changed();
+  }
+
+  /** A files source's files (or a word that it has none), its upload control, and what became of its latest uploads. */
+  function filesParts(connector: Connector, files: UploadedFile[]): HTMLElement[] {
+    const parts: HTMLElement[] = [
+      files.length ? filesTable(connector, files) : el('p', 'source-line muted', 'No files yet: upload some below.'),
+      uploadControl(connector),
+    ];
+    const notes = view.uploads.get(connector.id);
+    if (notes?.length) parts.push(uploadNotes(notes));
+    return parts;
+  }
+
+  function filesTable(connector: Connector, files: UploadedFile[]): HTMLElement {
+    const table = el('table', 'figures files');
+    const headRow = el('tr');
+    for (const header of ['File', 'Size', 'Status', 'In the knowledge base', 'Uploaded', ''])
+      headRow.append(el('th', '', header));
+    const thead = el('thead');
+    thead.append(headRow);
+    const body = el('tbody');
+    for (const file of files) {
+      const row = el('tr');
+      row.dataset.fileId = file.id;
+      row.dataset.status = file.status;
+      const held = el('td', 'held');
+      if (file.status === 'failed' && file.error) held.append(el('span', 'file-error', file.error.message));
+      if (file.ingested) {
+        const what = ingestedWords(file.ingested);
+        held.append(file.status === 'failed' ? el('span', 'muted', ` The version before stays: ${what}.`) : what);
+      }
+      const remove = el('td', 'file-actions');
+      remove.append(button('Delete', 'danger', () => deleteFile(connector, file)));
+      row.append(
+        el('td', 'name', file.name),
+        el('td', 'size', bytes(file.size)),
+        el('td', `file-status ${file.status}`, fileStatusWords[file.status] ?? file.status),
+        held,
+        el('td', 'when', time(file.uploadedAt)),
+        remove,
+      );
+      body.append(row);
+    }
+    table.append(thead, body);
+    return table;
+  }
+
+  /** `<input type=file multiple>`: the files chosen are sent at once, one request each. */
+  function uploadControl(connector: Connector): HTMLElement {
+    const picker = el('input');
+    picker.type = 'file';
+    picker.name = 'file';
+    picker.multiple = true;
+    picker.accept = uploadAccept;
+    picker.disabled = view.uploading.has(connector.id);
+    picker.addEventListener('change', () => void upload(connector, [...(picker.files ?? [])], picker));
+    const label = el('label', 'upload', 'Upload PDF, Word (.docx), HTML, Markdown or text files');
+    label.append(picker);
+    return label;
+  }
+
+  function uploadNotes(notes: UploadNote[]): HTMLElement {
+    const box = el('ul', 'upload-notes');
+    box.setAttribute('role', 'status');
+    for (const note of notes) {
+      const item = el('li', `upload-note ${note.state}`);
+      item.append(el('span', 'name', note.name), `: ${note.text}`);
+      box.append(item);
+    }
+    return box;
+  }
+
+  /** Sends the chosen files one after the other, saying what became of each as it is answered. */
+  async function upload(connector: Connector, chosen: File[], picker: HTMLInputElement): Promise<void> {
+    if (!chosen.length || view.uploading.has(connector.id)) return;
+    const notes: UploadNote[] = chosen.map(({ name }) => ({ name, text: 'uploading…', state: 'sending' }));
+    view.uploads.set(connector.id, notes);
+    view.uploading.add(connector.id);
+    render();
+    for (const [index, file] of chosen.entries()) {
+      notes[index] = await uploadFile(connector, file);
+      render();
+      // Read again at once: the new file shows in the list, and is followed while it is read.
+      void changed();
+    }
+    view.uploading.delete(connector.id);
+    picker.value = '';
+    await changed();
+  }
+
+  async function uploadFile(connector: Connector, file: File): Promise<UploadNote> {
+    const { name } = file;
+    const limit = connector.data.maxFileBytes;
+    if (limit && file.size > limit)
+      return { name, text: `refused: the file is larger than the limit of ${bytes(limit)}.`, state: 'refused' };
+    try {
+      const { outcome, file: kept } = await sendFile(connector, file);
+      const as = outcome === 'unchanged' && kept.name !== name ? ` (as ${kept.name})` : '';
+      return { name, text: `${outcomeWords[outcome] ?? outcome}${as}`, state: outcome };
+    } catch (error) {
+      return { name, text: `refused: ${messageOf(error)}`, state: 'refused' };
+    }
+  }
+
+  async function deleteFile(connector: Connector, file: UploadedFile): Promise<void> {
+    await api('DELETE', `/connectors/${encodeURIComponent(connector.id)}/files/${encodeURIComponent(file.id)}`);
     await changed();
   }
 
@@ -435,19 +642,123 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
       return input;
     }
 
-    function field(text: string, control: HTMLElement): HTMLLabelElement {
-      const label = el('label', '', text);
-      label.append(control);
-      return label;
-    }
+    return { panel };
+  }
+
+  /** The "Add files" form: a name; the files are uploaded to the source once it is listed. */
+  function filesSourceForm() {
+    const panel = el('section', 'panel add-files');
+    panel.append(
+      el('h3', '', 'Add files'),
+      el(
+        'p',
+        'muted',
+        'A source of files uploaded here (PDF, Word, HTML, Markdown, text), each read into the knowledge base section by section.',
+      ),
+    );
+    const node = el('form', 'source-form files-form');
+    node.noValidate = true;
+    const name = el('input');
+    name.name = 'name';
+    name.maxLength = 200;
+    const problems = el('div', 'problems');
+    problems.setAttribute('role', 'alert');
+    problems.hidden = true;
+    const submit = el('button', '', 'Add files source');
+    submit.type = 'submit';
+    node.append(field('Name', name), problems, submit);
+    panel.append(node);
+
+    node.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      submit.disabled = true;
+      problems.hidden = true;
+      name.removeAttribute('aria-invalid');
+      try {
+        await api('POST', '/connectors/files', { name: name.value.trim() });
+        node.reset();
+        await changed();
+      } catch (error) {
+        const named = detailsOf(error).filter(({ path }) => path === '/name');
+        if (named.length) name.setAttribute('aria-invalid', 'true');
+        const said = named.length ? named.map(({ message }) => `Name: ${message}.`) : [messageOf(error)];
+        const box = el('ul');
+        box.append(...said.map((text) => el('li', '', text)));
+        problems.replaceChildren(el('p', 'problems-head', 'The files source was not added:'), box);
+        problems.hidden = false;
+      } finally {
+        submit.disabled = false;
+      }
+    });
 
     return { panel };
+  }
+
+  function field(text: string, control: HTMLElement): HTMLLabelElement {
+    const label = el('label', '', text);
+    label.append(control);
+    return label;
   }
 
   return { element: root, open, hide };
 }
 
 export type SourcesView = ReturnType<typeof createSourcesView>;
+
+/** What became of one file chosen in the upload control: on its way, an outcome of the API's, or refused. */
+interface UploadNote {
+  name: string;
+  text: string;
+  state: 'sending' | UploadAnswer['outcome'] | 'refused';
+}
+
+/**
+ * `POST /connectors/{id}/files`, the file in the part `file` with its name. Sent with the token the
+ * page keeps (app.ts's `api` sends JSON only); a refusal throws with the API's message, as `api` does.
+ */
+async function sendFile(connector: Connector, file: File): Promise<UploadAnswer> {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  const response = await fetch(`/connectors/${encodeURIComponent(connector.id)}/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sessionStorage.getItem(tokenKey) ?? ''}` },
+    body,
+  });
+  const json: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message = (json as { error?: { message?: unknown } } | null)?.error?.message;
+    if (response.status === 401) throw new Error('The token was not accepted: sign in again.');
+    throw new Error(typeof message === 'string' ? message : `The upload failed (${response.status}).`);
+  }
+  return json as UploadAnswer;
+}
+
+/** A files source in a line: how many files, and the limits of an upload. */
+function filesMeta(connector: Connector, files: UploadedFile[]): string {
+  const { maxFileBytes, maxFiles } = connector.data;
+  const count = files.length === 1 ? '1 file' : `${files.length} files`;
+  const limits = [
+    maxFileBytes ? `up to ${bytes(maxFileBytes)} each` : '',
+    maxFiles ? `at most ${maxFiles.toLocaleString('en')} files` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `Uploaded files · ${count}${limits ? ` · ${limits}` : ''}`;
+}
+
+/** What a file became: its kind, its items (one per section, one per page of a PDF) and a PDF's pages. */
+function ingestedWords(ingested: NonNullable<UploadedFile['ingested']>): string {
+  const items = ingested.items === 1 ? '1 item' : `${ingested.items} items`;
+  const pages = ingested.pages === undefined ? '' : ingested.pages === 1 ? ', 1 page' : `, ${ingested.pages} pages`;
+  return `${kindWords[ingested.kind] ?? ingested.kind}: ${items}${pages}`;
+}
+
+/** A size as people read it: bytes, KiB, MiB. */
+function bytes(size: number): string {
+  if (size < 1024) return `${size} B`;
+  const [value, unit] = size < 1_048_576 ? [size / 1024, 'KiB'] : [size / 1_048_576, 'MiB'];
+  return `${value.toFixed(value < 10 && !Number.isInteger(value) ? 1 : 0)} ${unit}`;
+}
 
 /** A textarea's non-empty lines, trimmed, with where each stood (1-based), to name a refused one. */
 function linesOf(area: HTMLTextAreaElement): { values: string[]; lineNumbers: number[] } {
@@ -469,7 +780,8 @@ function addressesOf(connector: Connector): string {
   return siteUrl ?? adminUrl ?? '';
 }
 
-function every(minutes: number): string {
+function every(minutes: number | null): string {
+  if (minutes === null) return 'never synced';
   if (minutes % 1440 === 0) return minutes === 1440 ? 'every day' : `every ${minutes / 1440} days`;
   if (minutes % 60 === 0) return minutes === 60 ? 'every hour' : `every ${minutes / 60} hours`;
   return `every ${minutes} minutes`;

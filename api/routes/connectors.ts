@@ -4,15 +4,17 @@ import type { ConnectorSchedules } from '#connectors/schedules.js';
 import { sourceUrlProblem } from '#connectors/source-url.js';
 import type { SyncState } from '#connectors/sync-state.js';
 import type { CrawlState } from '#connectors/website/crawl-state.js';
+import { fileStatuses, type FileRecords } from '#connectors/files/file-records.js';
 import { scopeRulesProblem } from '#connectors/website/scope.js';
 import { originsOf } from '#connectors/website/site.js';
 import type { Tenancy } from '#tenancy/index.js';
-import { invalidPayload, limitReached } from '../errors.js';
+import { conflict, invalidPayload, limitReached } from '../errors.js';
 import { DocumentedRouter } from '../openapi/documented-router.js';
 import { ownedBy, ownedKnowledgeBase, tenantOr404 } from '../ownership.js';
 import {
   connectorResponse,
   createCmsConnectorRequest,
+  createFilesConnectorRequest,
   createShopConnectorRequest,
   createWebsiteConnectorRequest,
   syncRequest,
@@ -31,6 +33,9 @@ export interface ConnectorsRouterDeps {
   syncState: Pick<SyncState, 'status' | 'requestFullSync' | 'confirmDeletions'>;
   crawlState: Pick<CrawlState, 'counts' | 'failures'>;
   schedules: Pick<ConnectorSchedules, 'state' | 'trigger'>;
+  /** Files sources: their files (counted by status in the status), and the limits of an upload. */
+  files: Pick<FileRecords, 'list'>;
+  fileLimits: { maxFileBytes: number; maxFiles: number };
   /** `{base_url}`: shop webhook URLs start with it. */
   publicBaseUrl: string;
   /** In production a connector reaches public https addresses only. */
@@ -77,6 +82,7 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
       integrationId,
       syncEveryMinutes,
       ...settingsOf(connector),
+      ...(connector.kind === 'files' ? { files: await fileCounts(connector.id) } : {}),
       sync: {
         state: status.running || schedule.runningWorkflowIds.length > 0 ? 'running' : 'idle',
         ...status,
@@ -95,7 +101,16 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
         return { fullSyncEveryHours: connector.fullSyncEveryHours, data: connector.cms };
       case 'website':
         return { data: connector.website };
+      case 'files':
+        return { data: deps.fileLimits };
     }
+  }
+
+  /** A files source's files by status. */
+  async function fileCounts(connectorId: string) {
+    const counts = Object.fromEntries(fileStatuses.map((status) => [status, 0])) as Record<(typeof fileStatuses)[number], number>;
+    for (const file of await deps.files.list(connectorId)) counts[file.status] += 1;
+    return counts;
   }
 
   /** A crawl's page counts so far (the running one), and the failures of the running crawl or else the last. */
@@ -260,6 +275,31 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
     },
   );
 
+  router.post(
+    '/connectors/files',
+    {
+      summary: 'Add a files source',
+      description:
+        'A source of files uploaded by hand into a knowledge base (`POST /connectors/{connectorId}/files`): PDF, Word (.docx), HTML, ' +
+        'Markdown and text, each read into one `PAGE` item per section (per page of a PDF). It polls nothing, so it has no schedule. ' +
+        'A tenant has at most `CONNECTORS_PER_TENANT` connectors (default 20): one more is answered 409 `connector_limit_reached`.',
+      body: createFilesConnectorRequest,
+      responses: { 201: { description: 'The files source', schema: connectorResponse } },
+      errors: [400, 404, 409],
+    },
+    async (ctx) => {
+      const { tenantId } = ctx.state.user;
+      const { body } = ctx.request;
+      const connector = await connect(
+        tenantId,
+        { kind: 'files', name: body.name, knowledgeBaseId: await knowledgeBaseFor(tenantId, body.knowledgeBaseId), syncEveryMinutes: null },
+        {},
+      );
+      ctx.status = 201;
+      ctx.body = await present(connector);
+    },
+  );
+
   router.get(
     '/connectors',
     {
@@ -295,10 +335,13 @@ export function createConnectorsRouter(deps: ConnectorsRouterDeps) {
       body: syncRequest,
       bodyOptional: true,
       responses: { 202: { description: 'A sync is on its way', schema: syncStartedResponse } },
-      errors: [400, 404],
+      errors: [400, 404, 409],
     },
     async (ctx) => {
       const connector = await owned(ctx);
+      if (connector.kind === 'files') {
+        throw conflict('A files source has nothing to sync: its files are taken in as they are uploaded.');
+      }
       if (ctx.request.body.full && connector.kind === 'cms') {
         await syncState.requestFullSync(connector.id);
       }

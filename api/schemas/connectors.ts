@@ -1,5 +1,6 @@
 import { name, nullable, objectOf, secret, timestamp, uuid } from './common.js';
 import { textPatterns } from './text-patterns.js';
+import { fileStatuses, type FileStatus } from '#connectors/files/file-records.js';
 
 const httpUrl = (description: string) =>
   ({ type: 'string', format: 'uri', pattern: textPatterns.sourceAddress.pattern, maxLength: 2048, description }) as const;
@@ -95,6 +96,11 @@ export const createWebsiteConnectorRequest = objectOf(
     ]),
   },
   ['knowledgeBaseId', 'syncEveryMinutes'],
+);
+
+export const createFilesConnectorRequest = objectOf(
+  { name, knowledgeBaseId: schedule.knowledgeBaseId },
+  ['knowledgeBaseId'],
 );
 
 export const createShopConnectorRequest = objectOf(
@@ -222,18 +228,27 @@ const syncSummary = objectOf(
 export const connectorResponse = objectOf(
   {
     id: uuid,
-    type: { enum: ['shop', 'cms', 'website'] },
+    type: { enum: ['shop', 'cms', 'website', 'files'] },
     name,
     knowledgeBaseId: uuid,
-    integrationId: { type: 'string', description: 'The `integrationId` and `sourceOrigin` of every item the connector sends' },
-    syncEveryMinutes: { type: 'integer' },
+    integrationId: {
+      type: 'string',
+      description:
+        'The `integrationId` and `sourceOrigin` of every item the connector sends (files: each file\'s items have the origin `{integrationId}/{fileId}`)',
+    },
+    syncEveryMinutes: nullable({ type: 'integer', description: 'null for files, which are never polled' }),
     fullSyncEveryHours: { type: 'integer', description: 'CMS only' },
     data: {
       type: 'object',
       description:
         'The settings, without secrets: `adminUrl`, `apiVersion`, `pageSize` (shop); `siteUrl`, `username`, `pageSize` (CMS); ' +
-        '`startUrls`, `sitemaps`, `include`, `exclude`, `maxPages`, `concurrency`, `requestsPerSecond` (website)',
+        '`startUrls`, `sitemaps`, `include`, `exclude`, `maxPages`, `concurrency`, `requestsPerSecond` (website); ' +
+        '`maxFileBytes`, `maxFiles` (files: the limits of an upload and of the source)',
     },
+    files: objectOf(
+      Object.fromEntries(fileStatuses.map((status) => [status, { type: 'integer' }])) as Record<FileStatus, { type: 'integer' }>,
+      [],
+    ),
     webhookUrl: httpUrl("Shop only: subscribe the shop's `products/create` and `products/update` webhooks to this address"),
     sync: objectOf(
       {
@@ -262,8 +277,59 @@ export const connectorResponse = objectOf(
     ),
     createdAt: timestamp,
   },
-  ['fullSyncEveryHours', 'webhookUrl'],
+  ['fullSyncEveryHours', 'webhookUrl', 'files'],
 );
+
+export const uploadedFileResponse = objectOf(
+  {
+    id: uuid,
+    name: { type: 'string', description: "The file's name as uploaded: what its items are titled and cited by" },
+    size: { type: 'integer', description: 'The latest upload, in bytes' },
+    sha256: { type: 'string', description: "The latest upload's SHA-256 (hex): bytes a file of the source has are not taken again" },
+    contentType: nullable({ type: 'string', description: 'As declared by the upload; the kind is read from the bytes' }),
+    uploadedAt: timestamp,
+    status: {
+      enum: [...fileStatuses],
+      description:
+        '`queued` (waiting for the worker), `reading`, `ingested` (its items handed to ingestion: searchable within seconds), ' +
+        '`failed` (refused: `error` says why; the version ingested before stays), `removing`',
+    },
+    ingested: nullable(
+      objectOf(
+        {
+          sha256: { type: 'string' },
+          kind: { enum: ['pdf', 'docx', 'html', 'markdown', 'text'] },
+          items: { type: 'integer', description: 'Items it became: one per section, one per page of a PDF' },
+          pages: { type: 'integer', description: 'PDF: its pages' },
+          ingestedAt: timestamp,
+        },
+        ['pages'],
+      ),
+    ),
+    error: objectOf({
+      code: {
+        type: 'string',
+        description:
+          '`unsupported_type`, `type_mismatch`, `too_large`, `too_many_pages`, `too_much_text`, `encrypted`, `corrupt`, `no_text`, `too_complex`, `not_utf8`',
+      },
+      message: { type: 'string', description: 'What is wrong with the file, naming the limit and its value when it hit one' },
+      at: timestamp,
+    }),
+  },
+  ['error'],
+);
+
+export const fileUploadResponse = objectOf({
+  outcome: {
+    enum: ['new', 'version', 'unchanged'],
+    description: 'A `new` file; a new `version` of the file of this name; `unchanged`: a file of the source already has these bytes',
+  },
+  file: uploadedFileResponse,
+});
+
+export const fileUploadRequest = objectOf({
+  file: { type: 'string', format: 'binary', description: 'The file, with its name (`filename`) in the part\'s Content-Disposition' },
+});
 
 export const syncStartedResponse = objectOf({ status: { const: 'started' } });
 

@@ -1,6 +1,11 @@
 import { eventTypes } from '#outbound-events/event-types.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
 
+const connectorKinds = ['shop', 'cms', 'website', 'files'];
+
+/** The uploaded file an event of a files source is about. */
+const fileFact = objectOf({ id: uuid, name: { type: 'string' }, sha256: { type: 'string' } });
+
 const eventType = { enum: [...eventTypes], description: 'An event type (docs/outbound-events.md)' } as const;
 
 const endpointUrl = {
@@ -135,21 +140,25 @@ export const eventPayloads = {
   ),
   'connector.sync_failed': envelope(
     'connector.sync_failed',
-    objectOf({
-      connectorId: uuid,
-      kind: { enum: ['shop', 'cms', 'website'] },
-      name: { type: 'string' },
-      knowledgeBaseId: uuid,
-      runId: { type: 'string' },
-      error: { type: 'string' },
-    }),
+    objectOf(
+      {
+        connectorId: uuid,
+        kind: { enum: connectorKinds },
+        name: { type: 'string' },
+        knowledgeBaseId: uuid,
+        runId: { type: 'string' },
+        error: { type: 'string' },
+        file: { ...fileFact, description: 'Files: the upload refused (its reason is `error`)' },
+      },
+      ['file'],
+    ),
   ),
   'connector.sync_finished': envelope(
     'connector.sync_finished',
     objectOf(
       {
         connectorId: uuid,
-        kind: { enum: ['shop', 'cms', 'website'] },
+        kind: { enum: connectorKinds },
         name: { type: 'string' },
         knowledgeBaseId: uuid,
         runId: { type: 'string' },
@@ -162,8 +171,14 @@ export const eventPayloads = {
           additionalProperties: true,
           description: "Website: the crawl's page counts, as the connector's status shows them",
         },
+        file: {
+          ...fileFact,
+          properties: { ...fileFact.properties, change: { enum: ['ingested', 'removed'] } },
+          required: [...fileFact.required, 'change'],
+          description: 'Files: the file taken in (a new upload or version) or removed; the run id names the file and version',
+        },
       },
-      ['pages'],
+      ['pages', 'file'],
     ),
   ),
 } as const;

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import test from 'ava';
-import PDFDocument from 'pdfkit';
 import { unpackedDebianDocs } from '#bench/debian-docs.js';
 import { connectingTenant, sourcesOfOrigin, untilSynced, type ConnectingTenant } from '#testing/connectors.js';
 import { eventually } from '#testing/eventually.js';
@@ -9,6 +8,7 @@ import { startIngestionStack, waitForJobs, type IngestionStack } from '#testing/
 import { syncProgressQuery } from '#workflows/connectors/progress.js';
 import { connectorScheduleId } from '#workflows/ids.js';
 import { startStaticSite, type StaticSite } from '#testing/static-site.js';
+import { pdfOfPages } from '#testing/documents.js';
 
 /*
  * The website connector end to end: the Debian FAQ's real HTML (DocBook's navigation, cross links,
@@ -252,7 +252,7 @@ test.serial('a PDF linked within the scope is read like an uploaded file, cited 
   const site = await startStaticSite();
   cleanups.push(() => site.close());
   site.put('/robots.txt', 'User-agent: *\nAllow: /\n');
-  site.put('/manual.pdf', await pdfOf(['Unpacking the tent', 'Pitch the tent with its door away from the wind.']));
+  site.put('/manual.pdf', await pdfOfPages(['Unpacking the tent', 'Pitch the tent with its door away from the wind.']));
   site.put(
     '/index.html',
     `<html><head><title>Camping help</title></head><body><nav><a href="/about.html">About</a></nav><main><h1>Camping help</h1>` +
@@ -274,15 +274,3 @@ test.serial('a PDF linked within the scope is read like an uploaded file, cited 
   t.like(hit, { externalId: `${site.url}/manual.pdf#page-2`, url: `${site.url}/manual.pdf#page=2` });
   t.regex(hit!.title, /page 2$/);
 });
-
-/** A PDF with one page per text. */
-async function pdfOf(texts: string[]): Promise<Buffer> {
-  const doc = new PDFDocument({ autoFirstPage: false });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise((resolve) => doc.on('end', resolve));
-  for (const text of texts) doc.addPage().fontSize(14).text(text);
-  doc.end();
-  await done;
-  return Buffer.concat(chunks);
-}

@@ -14,6 +14,7 @@ export class AdminApiError extends Error {
 }
 
 export interface ApiClient {
+  /** `body` is sent as JSON, or as it is when it is a `FormData` (multipart, its files streamed as they are sent). */
   request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
@@ -32,9 +33,10 @@ export function createApiClient(options: { baseUrl: string; headers: Record<stri
         method,
         headers: {
           ...options.headers,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          // A FormData's content type (multipart, with its boundary) is fetch's to set.
+          ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(body === undefined ? {} : body instanceof FormData ? multipart(body) : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
       const parsed = text ? JSON.parse(text) : undefined;
@@ -42,4 +44,12 @@ export function createApiClient(options: { baseUrl: string; headers: Record<stri
       return parsed;
     },
   };
+}
+
+/**
+ * A multipart body, sent as its files are read. Following a redirect would have fetch keep a copy of
+ * every byte sent, to send it again: the API never redirects, so a redirect is an error instead.
+ */
+function multipart(body: FormData): RequestInit {
+  return { body, redirect: 'error' };
 }

@@ -41,6 +41,21 @@ async function admin(...argv: string[]) {
   return result.json();
 }
 
+/**
+ * Runs the CLI as a tenant admin, with a user token; expects success and returns the JSON printed
+ * (undefined when nothing was).
+ */
+const asUserWith =
+  (token: string) =>
+  async (...argv: string[]) => {
+    const result = await cli([...argv, '--api-url', api.url], { USER_TOKEN: token });
+    if (result.code !== 0) throw new Error(`admin ${argv.join(' ')} exited ${result.code}: ${result.stderr}`);
+    return result.stdout ? result.json() : undefined;
+  };
+
+/** The JSON values printed one after the other (one per file uploaded), each indented as JSON.stringify does. */
+const jsonValues = (stdout: string) => stdout.split(/\n(?=\{)/).map((text) => JSON.parse(text));
+
 test('tenants and knowledge bases: create, read, list', async (t) => {
   const tenant = await admin('tenants', 'create', 'Acme');
   t.like(tenant, { name: 'Acme' });
@@ -169,11 +184,7 @@ test('websites and connectors: a tenant admin adds a website, reads it, asks a s
     '--role',
     'admin',
   );
-  const asUser = async (...argv: string[]) => {
-    const result = await cli([...argv, '--api-url', api.url], { USER_TOKEN: token });
-    if (result.code !== 0) throw new Error(`admin ${argv.join(' ')} exited ${result.code}: ${result.stderr}`);
-    return result.stdout ? result.json() : undefined;
-  };
+  const asUser = asUserWith(token);
   const website = await asUser(
     'websites',
     'add',
@@ -222,6 +233,72 @@ test('websites and connectors: a tenant admin adds a website, reads it, asks a s
   t.regex(badPattern.stderr, /^error: invalid_payload: .*\n  \/data\/include\/0: must be a path pattern starting with \/ or \*/);
 });
 
+test('files: a tenant admin adds a files source, uploads a file twice, lists, reads and removes it, with a user token', async (t) => {
+  const tenant = await admin('tenants', 'create', 'Uploaded');
+  const { token } = await admin(
+    'users',
+    'create',
+    tenant.id,
+    '--name',
+    'Ada',
+    '--email',
+    'ada@uploaded.example',
+    '--role',
+    'admin',
+  );
+  const asUser = asUserWith(token);
+  const dir = await mkdtemp(join(tmpdir(), 'admin-cli-files-'));
+  t.teardown(() => rm(dir, { recursive: true }));
+  const guide = join(dir, 'returns.md');
+  const text = '# Returns\n\nSend an item back within 30 days, in its box.\n';
+  await writeFile(guide, text);
+
+  const source = await asUser('files', 'add-source', '--name', 'Manuals');
+  t.like(source, {
+    type: 'files',
+    name: 'Manuals',
+    knowledgeBaseId: tenant.defaultKnowledgeBaseId,
+    files: { queued: 0, reading: 0, ingested: 0, failed: 0, removing: 0 },
+  });
+  t.is(typeof source.data.maxFileBytes, 'number');
+
+  // Two paths, one request each and in turn: the same bytes a second time change nothing.
+  const uploaded = await cli(['files', 'upload', source.id, guide, guide, '--api-url', api.url], { USER_TOKEN: token });
+  t.is(uploaded.code, 0, uploaded.stderr);
+  const [first, again] = jsonValues(uploaded.stdout);
+  t.like(first, {
+    outcome: 'new',
+    file: { name: 'returns.md', size: Buffer.byteLength(text), status: 'queued', ingested: null },
+  });
+  t.like(again, { outcome: 'unchanged', file: { id: first.file.id, sha256: first.file.sha256 } });
+
+  t.deepEqual(
+    (await asUser('files', 'list', source.id)).files.map((f: { id: string }) => f.id),
+    [first.file.id],
+  );
+  t.like(await asUser('files', 'get', source.id, first.file.id), {
+    id: first.file.id,
+    name: 'returns.md',
+    sha256: first.file.sha256,
+  });
+  t.like(await asUser('files', 'remove', source.id, first.file.id), { id: first.file.id, status: 'removing' });
+  t.deepEqual((await asUser('files', 'list', source.id)).files, []);
+
+  // A file refused is reported by its path, code and message; the next one is still sent, and the exit code says one failed.
+  const empty = join(dir, 'empty.md');
+  await writeFile(empty, '');
+  const other = join(dir, 'shipping.md');
+  await writeFile(other, '# Shipping\n\nParcels leave within two days.\n');
+  const refused = await cli(['files', 'upload', source.id, empty, other, '--api-url', api.url], { USER_TOKEN: token });
+  t.is(refused.code, 1);
+  t.true(refused.stderr.startsWith(`error: ${empty}: empty_file: `), refused.stderr);
+  t.like(jsonValues(refused.stdout), [{ outcome: 'new', file: { name: 'shipping.md' } }]);
+  t.deepEqual(
+    (await asUser('files', 'list', source.id)).files.map((f: { name: string }) => f.name),
+    ['shipping.md'],
+  );
+});
+
 test('an API error exits 1 and prints the code, message and details', async (t) => {
   const auth = ['--api-url', api.url];
   const env = { ADMIN_TOKEN: api.adminToken };
@@ -260,6 +337,7 @@ test('usage errors exit 2 with the usage text', async (t) => {
     ['tenants', 'get', 'x', '--scope', 'iq:read'],
     ['api-keys', 'create', 'x', '--name', 'ci'],
     ['users', 'list', 'x', '--bogus'],
+    ['files', 'upload', 'x'],
   ]) {
     const result = await cli(argv);
     t.is(result.code, 2, argv.join(' '));

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { openAsBlob, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { LocalSecrets } from '#platform/config.js';
@@ -7,7 +8,8 @@ import { AdminApiError, createAdminClient, createApiClient } from './admin-clien
 
 /**
  * The operator's command line over the `/admin` HTTP API: `npm run admin -- <command>`. Each command
- * is one request, described by a row of `commands`; the response is printed as JSON.
+ * is one request (one per file, for `files upload`), described by a row of `commands`; the response
+ * is printed as JSON.
  */
 
 const options = {
@@ -45,11 +47,17 @@ interface Command {
   as?: 'user';
   /** Names of the positional arguments, in order. */
   args: string[];
+  /**
+   * The name of a last positional argument given once or more (`<path>...`): one request for each,
+   * made in turn with the arguments before it; one refused does not stop the others.
+   */
+  each?: string;
   required?: FieldOption[];
   optional?: FieldOption[];
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Receives the positional arguments URL-encoded. */
   path: (args: string[]) => string;
+  /** The JSON body, or a `FormData`; may be a promise of it. */
   body?: (args: string[], values: Values) => unknown;
 }
 
@@ -58,6 +66,7 @@ const reindex = (args: string[]) => `${tenant(args)}/knowledge-bases/${args[1]}/
 const operator = (args: string[]) => `${tenant(args)}/operators/${args[1]}`;
 const user = (args: string[]) => `${tenant(args)}/users/${args[1]}`;
 const connector = ([connectorId]: string[]) => `/connectors/${connectorId}`;
+const file = (args: string[]) => `${connector(args)}/files/${args[1]}`;
 
 // Fields left undefined are dropped by JSON.stringify, so a PATCH sends only what was given.
 const operatorFields = (values: Values) => ({
@@ -156,7 +165,44 @@ const commands: Record<string, Command> = {
     body: (_, values) => ({ confirmDeletions: values['confirm-deletions'] }),
   },
   'connectors remove': { as: 'user', args: ['connectorId'], method: 'DELETE', path: connector },
+  'files add-source': {
+    as: 'user',
+    args: [],
+    required: ['name'],
+    optional: ['knowledge-base'],
+    method: 'POST',
+    path: () => '/connectors/files',
+    body: (_, values) => ({ name: values.name, knowledgeBaseId: values['knowledge-base'] }),
+  },
+  'files upload': {
+    as: 'user',
+    args: ['connectorId'],
+    each: 'path',
+    method: 'POST',
+    path: (args) => `${connector(args)}/files`,
+    body: ([, path]) => fileForm(path!),
+  },
+  'files list': { as: 'user', args: ['connectorId'], method: 'GET', path: (args) => `${connector(args)}/files` },
+  'files get': { as: 'user', args: ['connectorId', 'fileId'], method: 'GET', path: file },
+  'files remove': { as: 'user', args: ['connectorId', 'fileId'], method: 'DELETE', path: file },
 };
+
+/** A file that cannot be sent: it is missing, or not a file. */
+class UnreadableFileError extends Error {}
+
+/** A file as a multipart body (the part `file`, named by its base name), read from disk as it is sent. */
+async function fileForm(path: string): Promise<FormData> {
+  let isFile: boolean;
+  try {
+    isFile = (await stat(path)).isFile();
+  } catch (error) {
+    throw new UnreadableFileError((error as Error).message);
+  }
+  if (!isFile) throw new UnreadableFileError('not a file');
+  const form = new FormData();
+  form.append('file', await openAsBlob(path), basename(path));
+  return form;
+}
 
 /** A number option as the API wants it; left out when not given (a non-number is the API's to refuse). */
 function numberOf(value: string | undefined): number | string | undefined {
@@ -177,10 +223,13 @@ const placeholders: Partial<Record<FieldOption, string>> = {
 
 function commandUsage(name: string, command: Command): string {
   const flag = (option: FieldOption) =>
-    `--${option} <${placeholders[option] ?? option}>${'multiple' in options[option] ? '...' : ''}`;
+    options[option].type === 'boolean'
+      ? `--${option}`
+      : `--${option} <${placeholders[option] ?? option}>${'multiple' in options[option] ? '...' : ''}`;
   return [
     name,
     ...command.args.map((arg) => `<${arg}>`),
+    ...(command.each ? [`<${command.each}>...`] : []),
     ...(command.required ?? []).map(flag),
     ...(command.optional ?? []).map((option) => `[${flag(option)}]`),
   ].join(' ');
@@ -197,8 +246,8 @@ Options:
   --api-url <url>    the API (default: $API_URL, else http://127.0.0.1:$PORT, PORT defaulting to 3000)
   --token-stdin      read the token from standard input (its first line); without it, the admin token
                      is $ADMIN_TOKEN, else adminToken in $DATA_DIR/secrets.json (DATA_DIR defaulting
-                     to .data), and a tenant admin's user token (websites, connectors) is $USER_TOKEN.
-                     Never on the command line, where every user of the machine sees it.
+                     to .data), and a tenant admin's user token (websites, connectors, files) is
+                     $USER_TOKEN. Never on the command line, where every user of the machine sees it.
   -h, --help         print this text
 `;
 
@@ -244,21 +293,34 @@ export async function runAdminCli(argv: string[], io: AdminCliIo): Promise<numbe
     return 1;
   }
 
+  const client =
+    command.as === 'user'
+      ? createApiClient({ baseUrl, headers: { authorization: `Bearer ${token}` } })
+      : createAdminClient({ baseUrl, adminToken: token });
+  const fixed = args.slice(0, command.args.length);
+  const requests = command.each ? args.slice(fixed.length).map((each) => [...fixed, each]) : [args];
+  let exitCode = 0;
   try {
-    const client =
-      command.as === 'user'
-        ? createApiClient({ baseUrl, headers: { authorization: `Bearer ${token}` } })
-        : createAdminClient({ baseUrl, adminToken: token });
-    const result = await client.request(command.method, command.path(args.map(encodeURIComponent)), command.body?.(args, values));
-    // A 204 (a connector removed) has nothing to print.
-    if (result !== undefined) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return 0;
-  } catch (error) {
-    if (error instanceof AdminApiError) {
-      io.stderr.write(`error: ${error.body?.error?.code ?? `http_${error.status}`}: ${error.message}\n`);
-      for (const detail of error.body?.error?.details ?? []) io.stderr.write(`  ${detail.path ?? ''}: ${detail.message}\n`);
-      return 1;
+    for (const requestArgs of requests) {
+      // A refusal of one of several requests names what it was refused for.
+      const about = command.each ? `${requestArgs.at(-1)}: ` : '';
+      try {
+        const body = await command.body?.(requestArgs, values);
+        const result = await client.request(command.method, command.path(requestArgs.map(encodeURIComponent)), body);
+        // A 204 (a connector removed) has nothing to print.
+        if (result !== undefined) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      } catch (error) {
+        if (error instanceof AdminApiError) {
+          io.stderr.write(`error: ${about}${error.body?.error?.code ?? `http_${error.status}`}: ${error.message}\n`);
+          for (const detail of error.body?.error?.details ?? []) io.stderr.write(`  ${detail.path ?? ''}: ${detail.message}\n`);
+        } else if (error instanceof UnreadableFileError) {
+          io.stderr.write(`error: ${about}cannot send it: ${error.message}\n`);
+        } else throw error;
+        exitCode = 1;
+      }
     }
+    return exitCode;
+  } catch (error) {
     // fetch reports an unreachable server as a TypeError whose cause is the socket error.
     if (error instanceof TypeError && error.cause instanceof Error) {
       io.stderr.write(`error: cannot reach ${baseUrl}: ${error.cause.message}\n`);
@@ -283,7 +345,8 @@ function parseCommand(argv: string[]) {
   const command = commands[name];
   if (!command) throw new UsageError(name ? `unknown command "${name}"` : 'no command given');
   const args = positionals.slice(2);
-  if (args.length !== command.args.length) throw new UsageError(`usage: ${commandUsage(name, command)}`);
+  const wrongCount = command.each ? args.length <= command.args.length : args.length !== command.args.length;
+  if (wrongCount) throw new UsageError(`usage: ${commandUsage(name, command)}`);
 
   const accepted = new Set<string>([...globalOptions, ...(command.required ?? []), ...(command.optional ?? [])]);
   const unexpected = Object.keys(values).find((option) => !accepted.has(option));

@@ -13,8 +13,9 @@ import { tearDown } from '#testing/teardown.js';
  * The Sources view of the agent inbox page in Debian's Chromium against the real stack: a tenant
  * admin adds a small local website through the form (a refused address said in words first), watches
  * the real crawl finish with its counts and the page it could not read, syncs again; a crawl the
- * shrink guard refused is run again allowing deletions, and the connector removed; an agent is
- * never offered the view.
+ * shrink guard refused is run again allowing deletions, and the connector removed; an admin adds a
+ * files source, uploads a Markdown file through the file input and watches it read, uploads it again
+ * (unchanged) and an empty one (refused), and deletes it; an agent is never offered the view.
  */
 
 let stack: IngestionStack;
@@ -87,7 +88,7 @@ test('an admin adds a website through the form, watches its crawl finish with co
     await page.locator('.sources .muted', { hasText: 'No sources yet' }).waitFor({ timeout: serviceWaitMs });
     t.true(await page.locator('#main').isHidden(), 'the inbox gives way to the view');
 
-    const form = page.locator('.source-form');
+    const form = page.locator('.add-website .source-form');
     await form.locator('input[name=name]').fill('Harbour Bikes help');
     await form.locator('textarea[name=startUrls]').fill(`${bikes.url}/index.html\n\nnot an address`);
     await form.locator('summary', { hasText: 'More settings' }).click();
@@ -201,6 +202,93 @@ test('a crawl the shrink guard refused is run again allowing deletions, then the
   }
 });
 
+const returnsPolicy = `# Returns policy
+
+You can return most items within **30 days** of delivery.
+
+## How to return an item
+
+Sign in, open *Orders* and choose **Return** next to the item.
+
+## Items we cannot take back
+
+Earrings and gift cards cannot be returned.
+`;
+
+test('an admin adds a files source, uploads a Markdown file and sees it read, re-uploads it unchanged, is refused an empty one, and deletes it', async (t) => {
+  const { user } = await admin();
+  const { page, console: messages, close } = await pageWithConsole(browser);
+  try {
+    await openSources(page, user.token);
+    await page.locator('.sources .muted', { hasText: 'No sources yet' }).waitFor({ timeout: serviceWaitMs });
+    const form = page.locator('.add-files .source-form');
+    await form.locator('input[name=name]').fill('Shop policies');
+    await form.locator('button[type=submit]').click();
+    const source = page.locator('.source', { hasText: 'Shop policies' });
+    await source.waitFor({ timeout: serviceWaitMs });
+    const listed = await stack.api.request('GET', '/connectors', { headers: user.headers });
+    created.push(...listed.body.connectors.map(({ id }: { id: string }) => ({ id, headers: user.headers })));
+    t.is(await source.locator('.badge').first().innerText(), 'Files');
+    t.regex(
+      await source.locator('.source-meta').innerText(),
+      /^Uploaded files · 0 files · up to \d+ MiB each, at most [\d,]+ files$/,
+    );
+    t.is(await source.locator('button', { hasText: 'Sync now' }).count(), 0, 'a files source has nothing to sync');
+    t.is(await source.locator('.next, .last').count(), 0, 'nor a schedule or a last sync');
+
+    const picker = source.locator('input[type=file]');
+    t.true(await picker.evaluate((input: HTMLInputElement) => input.multiple));
+    const markdown = { name: 'returns.md', mimeType: 'text/markdown', buffer: Buffer.from(returnsPolicy) };
+    await picker.setInputFiles(markdown);
+    const note = source.locator('.upload-note', { hasText: 'returns.md' });
+    await note.filter({ hasText: 'added' }).waitFor({ timeout: serviceWaitMs });
+    t.is(await note.innerText(), 'returns.md: added: on its way into the knowledge base');
+
+    // The list is read again every few seconds while the file waits or is read, until it is in.
+    const row = source.locator('.files tbody tr', { hasText: 'returns.md' });
+    await source.locator('.files tbody tr[data-status=ingested]', { hasText: 'returns.md' }).waitFor({ timeout: serviceWaitMs });
+    const [file] = (
+      await stack.api.request('GET', `/connectors/${listed.body.connectors[0].id}/files`, { headers: user.headers })
+    ).body.files;
+    t.is(file.status, 'ingested');
+    t.is(file.ingested.items, 3, 'one item per section');
+    t.deepEqual((await row.locator('td').allInnerTexts()).slice(0, 4), [
+      'returns.md',
+      `${Buffer.byteLength(returnsPolicy)} B`,
+      'In the knowledge base',
+      'Markdown: 3 items',
+    ]);
+    t.regex(await source.locator('.source-meta').innerText(), /^Uploaded files · 1 file · /);
+    await page.screenshot({ path: join(artifactsDir(), 'agent-sources-files.png'), fullPage: true });
+
+    await picker.setInputFiles(markdown);
+    await note.filter({ hasText: 'unchanged' }).waitFor({ timeout: serviceWaitMs });
+    t.is(await note.innerText(), 'returns.md: unchanged: this file is already there');
+    t.is(await source.locator('.files tbody tr').count(), 1);
+    t.is(await row.getAttribute('data-status'), 'ingested');
+
+    await picker.setInputFiles({ name: 'empty.md', mimeType: 'text/markdown', buffer: Buffer.alloc(0) });
+    const refused = source.locator('.upload-note.refused');
+    await refused.waitFor({ timeout: serviceWaitMs });
+    t.is(await refused.innerText(), 'empty.md: refused: empty.md is empty: there is nothing to read in it.');
+    t.is(await source.locator('.files tbody tr').count(), 1, 'nothing was added');
+
+    await row.locator('button', { hasText: 'Delete' }).click();
+    await source.locator('.muted', { hasText: 'No files yet' }).waitFor({ timeout: serviceWaitMs });
+    t.is(await row.count(), 0);
+    const left = await stack.api.request('GET', `/connectors/${listed.body.connectors[0].id}/files`, { headers: user.headers });
+    t.deepEqual(left.body.files, []);
+    // The one refusal is the browser's line about the 400; nothing else went wrong on the page.
+    const errors = messages.filter((message) => message.type() === 'error').map((message) => message.text());
+    t.deepEqual(
+      errors.filter((text) => !/Failed to load resource.*400/.test(text)),
+      [],
+    );
+  } finally {
+    await close();
+  }
+});
+
 test('an agent who opens the Sources view is told it is for admins, and offered no form', async (t) => {
   const tenant = await chattingTenant(stack.api);
   const agent = await createUser(stack.api, tenant.tenant.id, 'agent', 'Ada');
@@ -221,7 +309,7 @@ test('an agent who opens the Sources view is told it is for admins, and offered 
     const said = page.locator('#sources .muted').first();
     await said.waitFor({ timeout: serviceWaitMs });
     t.regex(await page.locator('#sources').innerText(), /role admin/);
-    t.false(await page.locator('#sources form').isVisible(), 'no form to add a website');
+    t.is(await page.locator('#sources form:visible').count(), 0, 'no form to add a website or files');
     await page.click('#show-inbox');
     t.true(await page.locator('#sources').isHidden());
     t.true(await page.locator('#main').isVisible(), 'the inbox is there as ever');

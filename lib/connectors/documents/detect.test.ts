@@ -1,6 +1,5 @@
-import { buffer } from 'node:stream/consumers';
 import test from 'ava';
-import PDFDocument from 'pdfkit';
+import { makePdf } from '#testing/documents.js';
 import { detectKind } from './detect.js';
 import { DocumentError } from './errors.js';
 
@@ -16,13 +15,7 @@ const png = Buffer.from(
   'base64',
 );
 
-async function pdf(): Promise<Buffer> {
-  const doc = new PDFDocument();
-  const bytes = buffer(doc);
-  doc.text('A PDF.');
-  doc.end();
-  return bytes;
-}
+const pdf = () => makePdf((doc) => doc.text('A PDF.'));
 
 async function refusal(bytes: Uint8Array, naming: { name?: string; contentType?: string } = {}) {
   const error = await detectKind(bytes, naming).then(

@@ -1,18 +1,11 @@
-import { buffer } from 'node:stream/consumers';
 import test from 'ava';
-import PDFDocument from 'pdfkit';
+import { makePdf } from '#testing/documents.js';
 import { createDocumentReader } from './document-reader.js';
 import { DocumentError } from './errors.js';
 
 /* The documents' thread: what `extractDocument` answers, read off the caller's event loop, within bounds. */
 
-async function pdfOf(text: string): Promise<Buffer> {
-  const doc = new PDFDocument();
-  const bytes = buffer(doc);
-  doc.fontSize(12).text(text);
-  doc.end();
-  return bytes;
-}
+const pdfOf = (text: string) => makePdf((doc) => doc.fontSize(12).text(text));
 
 test('a document is read on the thread, and the caller keeps its bytes', async (t) => {
   const reader = createDocumentReader();

@@ -1,6 +1,5 @@
-import { buffer } from 'node:stream/consumers';
 import test from 'ava';
-import PDFDocument from 'pdfkit';
+import { makePdf } from '#testing/documents.js';
 import { DocumentError } from './errors.js';
 import { extractDocument } from './extract.js';
 import { defaultDocumentLimits } from './limits.js';
@@ -9,14 +8,6 @@ import { defaultDocumentLimits } from './limits.js';
  * PDFs as pdfkit writes them: real files, read through `extractDocument` as an upload or a crawled
  * link would be. A PDF becomes one section per page with text, headed by the bookmark covering it.
  */
-
-async function makePdf(write: (doc: PDFKit.PDFDocument) => void, options: PDFKit.PDFDocumentOptions = {}): Promise<Buffer> {
-  const doc = new PDFDocument(options);
-  const bytes = buffer(doc);
-  write(doc);
-  doc.end();
-  return bytes;
-}
 
 const installation =
   'Place the pump on a level, solid surface where it can be reached for service. Keep at least 30 cm free on each ' +

@@ -9,7 +9,8 @@ import { connectorKeys } from '../redis-keys.js';
  * passages handed to the ingestion API), `failed` (refused, with the reason; the version ingested
  * before, if any, stays), or being `removing` from the knowledge base.
  */
-export type FileStatus = 'queued' | 'reading' | 'ingested' | 'failed' | 'removing';
+export const fileStatuses = ['queued', 'reading', 'ingested', 'failed', 'removing'] as const;
+export type FileStatus = (typeof fileStatuses)[number];
 
 /** The version of a file the knowledge base holds. */
 export interface IngestedVersion {
