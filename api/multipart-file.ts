@@ -23,8 +23,8 @@ const maxNameChars = 255;
  * to `take` as `take` reads it. Refused before `take` runs: another content type (415), a declared
  * length over `maxBytes` (413 `file_too_large`), no part `file`, two, or a name that is empty or too
  * long (400); refused after it, a second file or too many parts (400), and what `take` made of the
- * file is undone. A request whose file `take` refused is read to its end (a client sending a body
- * hears the answer only once it has sent it), without keeping any of it.
+ * file is undone. The rest of a request whose file `take` refused (too large) is read and dropped (a
+ * client sending a body hears the answer only once it has sent it).
  */
 export async function takeUploadedFile<T>(
   ctx: Context,
@@ -45,6 +45,18 @@ export async function takeUploadedFile<T>(
   return new Promise<T>((resolve, reject) => {
     let taken: Promise<T> | undefined;
     let refusal: AppError | undefined;
+    let settled = false;
+    const settle = (answer: () => void) => {
+      if (!settled) answer();
+      settled = true;
+    };
+    // A file `take` refused: the parser is left (its file stream was ended by `take`), and the rest of
+    // the request is read and dropped, so that the client hears the answer.
+    const abandon = (error: unknown) => {
+      ctx.req.unpipe(parser);
+      ctx.req.resume();
+      settle(() => reject(error));
+    };
     const refuse = (error: AppError) => (refusal ??= error);
     parser.on('file', (field, stream, info) => {
       if (field !== 'file' || taken) {
@@ -60,21 +72,23 @@ export async function takeUploadedFile<T>(
       }
       const contentType = info.mimeType && info.mimeType !== 'application/octet-stream' ? info.mimeType : null;
       taken = take({ name, contentType, bytes: stream });
-      // Whatever `take` did not read (it refused the file) is read and dropped, so the request ends.
-      taken.catch(() => stream.resume());
+      taken.catch(abandon);
     });
     parser.on('filesLimit', () => refuse(invalidPayload('Send one file per request.', [{ path: '/file', message: 'must be one file' }])));
     parser.on('partsLimit', () => refuse(invalidPayload('The request has too many parts: send one file.')));
-    parser.on('error', (error: Error) => reject(invalidPayload(`The multipart body cannot be read: ${error.message}.`)));
+    parser.on('error', (error: Error) => abandon(invalidPayload(`The multipart body cannot be read: ${error.message}.`)));
     parser.on('close', () => {
       if (refusal) {
         const refused = refusal;
-        void taken?.then(undo).catch(() => undefined);
-        reject(refused);
-      } else if (!taken) reject(invalidPayload('The request has no file: send it in a part named "file".', [{ path: '/file', message: 'is required' }]));
-      else resolve(taken);
+        void taken?.then(undo, () => undefined);
+        settle(() => reject(refused));
+      } else if (!taken) {
+        settle(() => reject(invalidPayload('The request has no file: send it in a part named "file".', [{ path: '/file', message: 'is required' }])));
+      } else {
+        taken.then((value) => settle(() => resolve(value)), abandon);
+      }
     });
-    ctx.req.on('error', (error) => reject(invalidPayload(`The upload was cut off: ${error.message}.`)));
+    ctx.req.on('error', (error) => settle(() => reject(invalidPayload(`The upload was cut off: ${error.message}.`))));
     ctx.req.pipe(parser);
   });
 }

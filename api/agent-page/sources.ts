@@ -429,13 +429,13 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
     render();
     for (const [index, file] of chosen.entries()) {
       notes[index] = await uploadFile(connector, file);
+      // The last answer frees the control in the same render that says it.
+      if (index === chosen.length - 1) view.uploading.delete(connector.id);
       render();
       // Read again at once: the new file shows in the list, and is followed while it is read.
       void changed();
     }
-    view.uploading.delete(connector.id);
     picker.value = '';
-    await changed();
   }
 
   async function uploadFile(connector: Connector, file: File): Promise<UploadNote> {
@@ -666,7 +666,7 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
     problems.hidden = true;
     const submit = el('button', '', 'Add files source');
     submit.type = 'submit';
-    node.append(field('Name', name), problems, submit);
+    node.append(field('Name', name), submit, problems);
     panel.append(node);
 
     node.addEventListener('submit', async (event) => {

@@ -138,7 +138,7 @@ export function createConnectorFilesRouter(deps: ConnectorFilesRouterDeps) {
 }
 
 /** A file as the API shows it: where its upload waits is the service's business. */
-export function presentFile(file: UploadedFile) {
+function presentFile(file: UploadedFile) {
   const { stagingId: _stagingId, connectorId: _connectorId, ...shown } = file;
   return shown;
 }

@@ -14,7 +14,7 @@ import { assertMatchesSchema } from '#testing/schema.js';
 import { connectorScheduleId } from '#workflows/ids.js';
 import { listOf } from '../schemas/admin.js';
 import { errorBody } from '../schemas/common.js';
-import { connectorResponse, syncStartedResponse } from '../schemas/connectors.js';
+import { connectorResponse, fileUploadResponse, syncStartedResponse, uploadedFileResponse } from '../schemas/connectors.js';
 
 /*
  * The connector routes against the real API, Redis and Temporal, without a worker: creating a
@@ -489,6 +489,63 @@ test("the list holds the tenant's own connectors, oldest first; one reads as it 
     t.deepEqual(settings, createdSettings);
     t.true(Date.parse(sync.nextSyncAt) >= Date.parse(createdSync.nextSyncAt));
   }
+});
+
+/** POSTs a small Markdown file to a files source, as a form does. */
+async function uploadTo(headers: Record<string, string>, connectorId: string, name = 'notes.md', text = '# Notes\n\nRinse the filter.\n') {
+  const form = new FormData();
+  form.append('file', new Blob([text]), name);
+  const response = await fetch(`${api.url}/connectors/${connectorId}/files`, { method: 'POST', headers, body: form });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+test('a files source: 201 with no schedule; sync is 409; its files are its own tenant\'s; uploads go to files sources only', async (t) => {
+  const tenant = await connectingTenant(api);
+  const created = await tenant.asAdmin('POST', '/connectors/files', { name: 'Manuals' });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  made.push({ target: api, headers: tenant.userHeaders, id: created.body.id });
+  assertMatchesSchema(t, connectorResponse, created.body);
+  t.like(created.body, {
+    type: 'files',
+    syncEveryMinutes: null,
+    data: { maxFileBytes: 25 * 1_048_576, maxFiles: 10_000 },
+    files: { queued: 0, ingested: 0 },
+    sync: { state: 'idle', nextSyncAt: null },
+  });
+  await t.throwsAsync(temporal.client.schedule.getHandle(connectorScheduleId(tenant.tenant.id, created.body.id)).describe(), {
+    instanceOf: ScheduleNotFoundError,
+  });
+  assertError(t, await tenant.asAdmin('POST', `/connectors/${created.body.id}/sync`, {}), 409, 'conflict');
+  assertError(t, await tenant.asAdmin('POST', '/connectors/files', { name: 'x', extra: 1 }), 400, 'invalid_payload');
+
+  // No worker runs here: the upload waits, queued.
+  const uploaded = await uploadTo(tenant.userHeaders, created.body.id);
+  t.is(uploaded.status, 202);
+  assertMatchesSchema(t, fileUploadResponse, uploaded.body);
+  const file = `/connectors/${created.body.id}/files/${uploaded.body.file.id}`;
+  assertMatchesSchema(t, uploadedFileResponse, (await tenant.asAdmin('GET', file)).body);
+  t.like((await tenant.asAdmin('GET', `/connectors/${created.body.id}`)).body, { files: { queued: 1 } });
+
+  const stranger = await connectingTenant(api);
+  for (const [method, path] of [
+    ['GET', `/connectors/${created.body.id}/files`],
+    ['GET', file],
+    ['DELETE', file],
+  ] as const) {
+    assertError(t, await stranger.asAdmin(method, path), 403, 'forbidden');
+  }
+  assertError(t, await uploadTo(stranger.userHeaders, created.body.id), 403, 'forbidden');
+  assertError(t, await uploadTo(await agentOf(tenant), created.body.id), 403, 'forbidden');
+  assertError(t, await tenant.asAdmin('GET', `/connectors/${created.body.id}/files/${randomUUID()}`), 404, 'not_found');
+  assertError(t, await uploadTo(tenant.userHeaders, randomUUID()), 404, 'not_found');
+  const shopConnector = await connected(tenant, 'shop');
+  const wrongKind = assertError(t, await uploadTo(tenant.userHeaders, shopConnector.id), 409, 'conflict');
+  t.regex(wrongKind.message, /shop connector: files are uploaded to a files source/);
+
+  const removed = await tenant.asAdmin('DELETE', file);
+  t.is(removed.status, 202);
+  t.is(removed.body.status, 'removing');
+  assertError(t, await tenant.asAdmin('GET', file), 404, 'not_found');
 });
 
 test("another tenant's connector is 403 to read, sync and remove; an unknown or malformed id is 404", async (t) => {

@@ -1,9 +1,7 @@
-import { defineSignal, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
 import { connectorActivities } from './activity-options.js';
+import { fileChangedSignal } from './messages.js';
 import type { UploadedFileInput } from './types.js';
-
-/** An upload of a new version of the file, or its deletion: the record in Redis says which. */
-export const fileChangedSignal = defineSignal('fileChanged');
 
 /**
  * Takes an uploaded file's changes into its knowledge base, one at a time: one workflow per file,

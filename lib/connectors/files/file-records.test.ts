@@ -30,6 +30,7 @@ test('an upload is new, its bytes again are unchanged (under any name), and its 
   t.like(version, { outcome: 'version', replacedStagingId: first.file.stagingId, file: { id: first.file.id, sha256: 'h2', status: 'queued' } });
   t.like(version.file.ingested, { sha256: 'h1', items: 3 }, 'what the knowledge base holds stays until the version is read');
   t.like(await files.accept(connectorId, upload('c.pdf', 'h1'), 10), { outcome: 'new' }, 'the old bytes are no longer the file');
+  t.like(await files.accept(connectorId, upload('a.pdf', 'h4'), 10), { outcome: 'version', file: { id: first.file.id } }, 'its name still is');
   t.deepEqual(
     (await files.list(connectorId)).map((file) => file.name),
     ['a.pdf', 'c.pdf'],

@@ -87,10 +87,10 @@ export function createFileRecords(redis: RedisClient, prefix: string, now: () =>
   const swapped = async (connectorId: string, fileId: string, expected: string, next: string): Promise<boolean> =>
     (await redis.eval(compareAndSet, { keys: [keys.files(connectorId)], arguments: [fileId, expected, next] })) === 1;
 
-  async function forgetLookups(file: UploadedFile): Promise<void> {
-    // Only the look-ups that still lead to this file: a file uploaded since under the same name keeps its own.
+  /** Drops a file's look-up by name (`names`) and by its upload's hash, where they still lead to it (and not to a file uploaded since). */
+  async function forgetLookups(file: UploadedFile, { names }: { names: boolean }): Promise<void> {
     const [byName, byHash] = await Promise.all([
-      redis.hGet(keys.fileNames(file.connectorId), file.name),
+      names ? redis.hGet(keys.fileNames(file.connectorId), file.name) : undefined,
       redis.hGet(keys.fileHashes(file.connectorId), file.sha256),
     ]);
     const multi = redis.multi();
@@ -114,7 +114,7 @@ export function createFileRecords(redis: RedisClient, prefix: string, now: () =>
 
     /**
      * Records an upload. Bytes a file of the source already has (the same name, or another) change
-     * nothing (`unchanged`); a name the source has is a new `version` of that file; else a `new` file,
+     * nothing (`unchanged`), unless they were refused; a name the source has is a new `version` of that file; else a `new` file,
      * unless the source has `maxFiles` already (FileLimitError). Of two uploads of one name at once, the
      * later one recorded is the file's latest upload; a new name is claimed by one file only.
      */
@@ -133,8 +133,10 @@ export function createFileRecords(redis: RedisClient, prefix: string, now: () =>
           idByHash ? read(connectorId, idByHash) : undefined,
         ]);
         const current = named && named.file.status !== 'removing' ? named : undefined;
-        if (current?.file.sha256 === upload.sha256) return { file: current.file, outcome: 'unchanged' };
-        if (!current && sameBytes && sameBytes.file.status !== 'removing') return { file: sameBytes.file, outcome: 'unchanged' };
+        // Bytes refused before are read again: the refusal may have been ours (a reader's bug, a thread out of time).
+        const holds = (file: UploadedFile) => file.sha256 === upload.sha256 && file.status !== 'failed' && file.status !== 'removing';
+        if (current && holds(current.file)) return { file: current.file, outcome: 'unchanged' };
+        if (!current && sameBytes && holds(sameBytes.file)) return { file: sameBytes.file, outcome: 'unchanged' };
         const file: UploadedFile = {
           id: current?.file.id ?? randomUUID(),
           connectorId,
@@ -145,7 +147,8 @@ export function createFileRecords(redis: RedisClient, prefix: string, now: () =>
         };
         if (current) {
           if (!(await swapped(connectorId, file.id, current.raw, JSON.stringify(file)))) continue;
-          if (current.file.sha256 !== file.sha256) await forgetLookups(current.file);
+          // The old bytes are no longer this file's (its name still is).
+          if (current.file.sha256 !== file.sha256) await forgetLookups(current.file, { names: false });
         } else {
           if ((await records.count(connectorId)) >= maxFiles) throw new FileLimitError(maxFiles);
           await redis.hSet(keys.files(connectorId), file.id, JSON.stringify(file));
@@ -189,7 +192,7 @@ export function createFileRecords(redis: RedisClient, prefix: string, now: () =>
     async forget(connectorId: string, fileId: string): Promise<void> {
       const found = await read(connectorId, fileId);
       if (!found || found.file.status !== 'removing') return;
-      if (await swapped(connectorId, fileId, found.raw, '')) await forgetLookups(found.file);
+      if (await swapped(connectorId, fileId, found.raw, '')) await forgetLookups(found.file, { names: true });
     },
   };
   return tagUnavailable('redis', records);

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { tagUnavailable } from '#platform/dependency-errors.js';
-import { fileChangedSignal } from '#workflows/connectors/uploaded-file.js';
+import { fileChangedSignal } from '#workflows/connectors/messages.js';
 import type { UploadedFileInput } from '#workflows/connectors/types.js';
 import { uploadedFileWorkflowId } from '#workflows/ids.js';
 import type { FilesConnector } from '../records.js';

@@ -47,25 +47,17 @@ export function createUploadStaging(redis: RedisClient, prefix: string) {
       const key = keys.staged(connectorId, stagingId);
       const hash = createHash('sha256');
       let size = 0;
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
-      const flush = async () => {
-        if (pendingBytes === 0) return;
-        const chunk = Buffer.concat(pending, pendingBytes);
-        pending = [];
-        pendingBytes = 0;
-        await redis.multi().rPush(key, chunk).expire(key, stagingTtlSeconds).exec();
-      };
+      let pending = Buffer.alloc(0);
+      const push = (chunk: Buffer) => redis.multi().rPush(key, chunk).expire(key, stagingTtlSeconds).exec();
       try {
         for await (const piece of bytes) {
           size += piece.byteLength;
           if (size > maxBytes) throw new UploadTooLargeError(maxBytes);
           hash.update(piece);
-          pending.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
-          pendingBytes += piece.byteLength;
-          if (pendingBytes >= chunkBytes) await flush();
+          pending = Buffer.concat([pending, piece]);
+          for (; pending.byteLength >= chunkBytes; pending = pending.subarray(chunkBytes)) await push(pending.subarray(0, chunkBytes));
         }
-        await flush();
+        if (pending.byteLength > 0) await push(pending);
       } catch (error) {
         await redis.del(key).catch(() => undefined);
         throw error;
