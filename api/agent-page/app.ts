@@ -179,10 +179,12 @@ function detailsOf(error: unknown): ErrorDetail[] {
   return error.details.filter((detail) => typeof detail?.message === 'string');
 }
 
+/** Calls the API with the token; `body` is sent as JSON, or as it is when it is a FormData (a file upload). */
 async function api<Result>(method: string, path: string, body?: unknown): Promise<Result> {
   const headers: Record<string, string> = { authorization: `Bearer ${state.token}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : form ? body : JSON.stringify(body) });
   const json: unknown = await response.json().catch(() => null);
   if (response.status === 401) signOut('The token was not accepted: sign in again.');
   if (!response.ok) {

@@ -10,6 +10,7 @@
 
 /** What the view needs from the page (app.ts): its API call with the user token and its helpers. */
 export interface SourcesDeps {
+  /** The page's API call with the user token: `body` as JSON, or a FormData as it is (an upload). */
   api<Result>(method: string, path: string, body?: unknown): Promise<Result>;
   el<Tag extends keyof HTMLElementTagNameMap>(tag: Tag, className?: string, text?: string | null): HTMLElementTagNameMap[Tag];
   showError(message: string): void;
@@ -110,9 +111,6 @@ const outcomeWords: Record<UploadAnswer['outcome'], string> = {
 
 /** What the upload control offers in the picker (the API reads the kind from the bytes, whatever the name). */
 const uploadAccept = '.pdf,.docx,.html,.htm,.md,.markdown,.txt,application/pdf,text/html,text/markdown,text/plain';
-
-/** The page keeps the user token here (app.ts); an upload is multipart, which the page's JSON `api` does not send. */
-const tokenKey = 'agentInboxToken';
 
 /** A crawl's page counts in words, in the API's order. */
 const countRows = [
@@ -444,7 +442,9 @@ export function createSourcesView({ api, el, showError, messageOf, detailsOf, ti
     if (limit && file.size > limit)
       return { name, text: `refused: the file is larger than the limit of ${bytes(limit)}.`, state: 'refused' };
     try {
-      const { outcome, file: kept } = await sendFile(connector, file);
+      const form = new FormData();
+      form.append('file', file, file.name);
+      const { outcome, file: kept } = await api<UploadAnswer>('POST', `/connectors/${encodeURIComponent(connector.id)}/files`, form);
       const as = outcome === 'unchanged' && kept.name !== name ? ` (as ${kept.name})` : '';
       return { name, text: `${outcomeWords[outcome] ?? outcome}${as}`, state: outcome };
     } catch (error) {
@@ -710,27 +710,6 @@ interface UploadNote {
   name: string;
   text: string;
   state: 'sending' | UploadAnswer['outcome'] | 'refused';
-}
-
-/**
- * `POST /connectors/{id}/files`, the file in the part `file` with its name. Sent with the token the
- * page keeps (app.ts's `api` sends JSON only); a refusal throws with the API's message, as `api` does.
- */
-async function sendFile(connector: Connector, file: File): Promise<UploadAnswer> {
-  const body = new FormData();
-  body.append('file', file, file.name);
-  const response = await fetch(`/connectors/${encodeURIComponent(connector.id)}/files`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${sessionStorage.getItem(tokenKey) ?? ''}` },
-    body,
-  });
-  const json: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const message = (json as { error?: { message?: unknown } } | null)?.error?.message;
-    if (response.status === 401) throw new Error('The token was not accepted: sign in again.');
-    throw new Error(typeof message === 'string' ? message : `The upload failed (${response.status}).`);
-  }
-  return json as UploadAnswer;
 }
 
 /** A files source in a line: how many files, and the limits of an upload. */
