@@ -5,7 +5,7 @@ import { createConnectorRecords } from '#connectors/records.js';
 import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { createTemporalClient } from '#platform/temporal.js';
 import { everythingStored, startTestApi, type TestApi } from '#testing/api.js';
-import { connectingTenant, type ConnectingTenant } from '#testing/connectors.js';
+import { connectingTenant, uploadFile, type ConnectingTenant } from '#testing/connectors.js';
 import { startFakeCms, type FakeCms } from '#testing/fake-cms.js';
 import { startFakeShop, type FakeShop } from '#testing/fake-shop.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
@@ -491,13 +491,9 @@ test("the list holds the tenant's own connectors, oldest first; one reads as it 
   }
 });
 
-/** POSTs a small Markdown file to a files source, as a form does. */
-async function uploadTo(headers: Record<string, string>, connectorId: string, name = 'notes.md', text = '# Notes\n\nRinse the filter.\n') {
-  const form = new FormData();
-  form.append('file', new Blob([text]), name);
-  const response = await fetch(`${api.url}/connectors/${connectorId}/files`, { method: 'POST', headers, body: form });
-  return { status: response.status, body: (await response.json()) as any };
-}
+/** POSTs a small Markdown file to a files source. */
+const uploadTo = (headers: Record<string, string>, connectorId: string) =>
+  uploadFile(api, headers, connectorId, { name: 'notes.md', bytes: '# Notes\n\nRinse the filter.\n' });
 
 test('a files source: 201 with no schedule; sync is 409; its files are its own tenant\'s; uploads go to files sources only', async (t) => {
   const tenant = await connectingTenant(api);

@@ -1,7 +1,14 @@
 import { eventTypes } from '#outbound-events/event-types.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
 
-const connectorKinds = ['shop', 'cms', 'website', 'files'];
+/** The connector and run a `connector.*` event is about. */
+const connectorRun = {
+  connectorId: uuid,
+  kind: { enum: ['shop', 'cms', 'website', 'files'] },
+  name: { type: 'string' },
+  knowledgeBaseId: uuid,
+  runId: { type: 'string' },
+} as const;
 
 /** The uploaded file an event of a files source is about. */
 const fileFact = objectOf({ id: uuid, name: { type: 'string' }, sha256: { type: 'string' } });
@@ -142,11 +149,7 @@ export const eventPayloads = {
     'connector.sync_failed',
     objectOf(
       {
-        connectorId: uuid,
-        kind: { enum: connectorKinds },
-        name: { type: 'string' },
-        knowledgeBaseId: uuid,
-        runId: { type: 'string' },
+        ...connectorRun,
         error: { type: 'string' },
         file: { ...fileFact, description: 'Files: the upload refused (its reason is `error`)' },
       },
@@ -157,11 +160,7 @@ export const eventPayloads = {
     'connector.sync_finished',
     objectOf(
       {
-        connectorId: uuid,
-        kind: { enum: connectorKinds },
-        name: { type: 'string' },
-        knowledgeBaseId: uuid,
-        runId: { type: 'string' },
+        ...connectorRun,
         mode: { enum: ['full', 'incremental'] },
         sent: { type: 'integer', description: 'Items sent to the ingestion API' },
         unchanged: { type: 'integer', description: 'Items listed unchanged, not sent again' },

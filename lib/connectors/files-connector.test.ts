@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
-import { connectingTenant, sourcesOfOrigin, type ConnectingTenant } from '#testing/connectors.js';
+import { connectingTenant, sourcesOfOrigin, uploadFile, type ConnectingTenant } from '#testing/connectors.js';
 import { makePdf, pdfOfPages } from '#testing/documents.js';
 import { eventually } from '#testing/eventually.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
@@ -32,11 +32,8 @@ async function filesSource(): Promise<Source> {
 }
 
 /** Posts `bytes` as a browser's form would: the file in a part named `file`, with its name (and type). */
-async function upload({ tenant, connector }: Source, name: string, bytes: Uint8Array | string, type?: string) {
-  const form = new FormData();
-  form.append('file', blobOf(bytes, type), name);
-  return send(tenant, `/connectors/${connector.id}/files`, { body: form });
-}
+const upload = ({ tenant, connector }: Source, name: string, bytes: Uint8Array | string, type?: string) =>
+  uploadFile(stack.api, tenant.userHeaders, connector.id, { name, bytes, ...(type ? { type } : {}) });
 
 async function send(tenant: ConnectingTenant, path: string, init: RequestInit & { duplex?: 'half' }) {
   const response = await fetch(`${stack.api.url}${path}`, { method: 'POST', ...init, headers: { ...tenant.userHeaders, ...init.headers } });
@@ -266,11 +263,7 @@ function formOf(parts: Record<string, string | [name: string, bytes: Uint8Array 
   const form = new FormData();
   for (const [field, value] of Object.entries(parts)) {
     if (typeof value === 'string') form.append(field, value);
-    else form.append(field, blobOf(value[1]), value[0]);
+    else form.append(field, new Blob([typeof value[1] === 'string' ? value[1] : new Uint8Array(value[1])]), value[0]);
   }
   return form;
 }
-
-/** A Blob of the bytes (copied: a Blob takes no view of a shared buffer). */
-const blobOf = (bytes: Uint8Array | string, type?: string) =>
-  new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], type ? { type } : {});

@@ -3,7 +3,7 @@ import test, { type ExecutionContext } from 'ava';
 import { eventPayloads } from '#api/schemas/event-endpoints.js';
 import { createUser, type TestApi } from '#testing/api.js';
 import { chatClient } from '#testing/chat.js';
-import { connectingTenant } from '#testing/connectors.js';
+import { connectingTenant, uploadFile } from '#testing/connectors.js';
 import { eventually } from '#testing/eventually.js';
 import { startFakeCms } from '#testing/fake-cms.js';
 import { startFakeMessagingPlatform, type FakeMessagingPlatform } from '#testing/fake-messaging-platform.js';
@@ -155,9 +155,24 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   t.is(finishing.status, 201, JSON.stringify(finishing.body));
   t.teardown(async () => void (await tenant.asAdmin('DELETE', `/connectors/${finishing.body.id}`)));
 
+  // A files source: one file taken in, one refused.
+  const files = await tenant.asAdmin('POST', '/connectors/files', { name: 'Manuals' });
+  t.is(files.status, 201, JSON.stringify(files.body));
+  t.teardown(async () => void (await tenant.asAdmin('DELETE', `/connectors/${files.body.id}`)));
+  for (const file of [
+    { name: 'returns.md', bytes: '# Returns\n\nSend it back within 30 days.\n' },
+    { name: 'report.pdf', bytes: 'Plain words, not a PDF.' },
+  ]) {
+    t.is((await uploadFile(api(), tenant.userHeaders, files.body.id, file)).status, 202);
+  }
+  const ofFile = (type: EventType) => target.delivered().filter((event) => event.type === type && event.data.file);
+
   await eventually(
     async () => new Set(target.delivered().map((event) => event.type)),
-    (types) => eventTypes.every((type) => types.has(type)),
+    (types) =>
+      eventTypes.every((type) => types.has(type)) &&
+      ofFile('connector.sync_finished').length > 0 &&
+      ofFile('connector.sync_failed').length > 0,
     { timeoutMs: 90_000, intervalMs: 250 },
   );
   const events = target.delivered();
@@ -185,9 +200,18 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   );
   t.true(byType('message.created').some((event) => event.data.message.author === 'ai'));
   t.like(byType('ingestion.failed')[0].data, { externalId: 'ghost', error: { code: 'not_indexed' } });
-  t.like(byType('connector.sync_failed')[0].data, { connectorId: connector.body.id, kind: 'cms' });
-  t.regex(byType('connector.sync_failed')[0].data.error, /401/);
-  t.like(byType('connector.sync_finished')[0].data, { connectorId: finishing.body.id, kind: 'cms', mode: 'full', sent: 1 });
+  const cmsFailure = byType('connector.sync_failed').find((event) => !event.data.file);
+  t.like(cmsFailure.data, { connectorId: connector.body.id, kind: 'cms' });
+  t.regex(cmsFailure.data.error, /401/);
+  t.like(byType('connector.sync_finished').find((event) => !event.data.file).data, { connectorId: finishing.body.id, kind: 'cms', mode: 'full', sent: 1 });
+  t.like(ofFile('connector.sync_finished')[0]!.data, {
+    connectorId: files.body.id,
+    kind: 'files',
+    sent: 1,
+    file: { name: 'returns.md', change: 'ingested' },
+  });
+  t.like(ofFile('connector.sync_failed')[0]!.data, { connectorId: files.body.id, kind: 'files', file: { name: 'report.pdf' } });
+  t.regex(ofFile('connector.sync_failed')[0]!.data.error, /report\.pdf is not a PDF/);
   // The conversation's own events keep the order their facts had.
   const lifecycle = events
     .filter((event) => event.data.conversationId === visitor.conversationId && event.type !== 'message.created')

@@ -78,7 +78,7 @@ try {
   const baseline = await ingestAll(stack, direct, items);
   const baselineSeconds = (performance.now() - baselineStart) / 1000;
 
-  log(`upload: ${pageCount}-page PDF`);
+  log(`upload: the ${document.pages}-page PDF`);
   const source = await filesSource(stack);
   const uploadMemory = memorySampler({ API: apiPid, worker: workerPid });
   const uploadStart = performance.now();

@@ -53,6 +53,14 @@ const asUserWith =
     return result.stdout ? result.json() : undefined;
   };
 
+/** A new tenant, named `name`, and an admin user of it: their token, and the CLI run with it. */
+async function tenantAdmin(name: string) {
+  const tenant = await admin('tenants', 'create', name);
+  const email = `ada@${name.toLowerCase()}.example`;
+  const { token } = await admin('users', 'create', tenant.id, '--name', 'Ada', '--email', email, '--role', 'admin');
+  return { tenant, token: token as string, asUser: asUserWith(token) };
+}
+
 /** The JSON values printed one after the other (one per file uploaded), each indented as JSON.stringify does. */
 const jsonValues = (stdout: string) => stdout.split(/\n(?=\{)/).map((text) => JSON.parse(text));
 
@@ -172,19 +180,7 @@ test('operators: rotate the key, disable and enable', async (t) => {
 });
 
 test('websites and connectors: a tenant admin adds a website, reads it, asks a sync and removes it, with a user token', async (t) => {
-  const tenant = await admin('tenants', 'create', 'Crawled');
-  const { token } = await admin(
-    'users',
-    'create',
-    tenant.id,
-    '--name',
-    'Ada',
-    '--email',
-    'ada@crawled.example',
-    '--role',
-    'admin',
-  );
-  const asUser = asUserWith(token);
+  const { tenant, token, asUser } = await tenantAdmin('Crawled');
   const website = await asUser(
     'websites',
     'add',
@@ -234,19 +230,7 @@ test('websites and connectors: a tenant admin adds a website, reads it, asks a s
 });
 
 test('files: a tenant admin adds a files source, uploads a file twice, lists, reads and removes it, with a user token', async (t) => {
-  const tenant = await admin('tenants', 'create', 'Uploaded');
-  const { token } = await admin(
-    'users',
-    'create',
-    tenant.id,
-    '--name',
-    'Ada',
-    '--email',
-    'ada@uploaded.example',
-    '--role',
-    'admin',
-  );
-  const asUser = asUserWith(token);
+  const { tenant, token, asUser } = await tenantAdmin('Uploaded');
   const dir = await mkdtemp(join(tmpdir(), 'admin-cli-files-'));
   t.teardown(() => rm(dir, { recursive: true }));
   const guide = join(dir, 'returns.md');

@@ -53,3 +53,18 @@ export function assertStoppedAtPageCap(
       'Check the source, or use larger pages.',
   );
 }
+
+/** Uploads a file to a files source as a browser's form does: in a part named `file`, with its name (and type). */
+export async function uploadFile(
+  api: Pick<TestApi, 'url'>,
+  headers: Record<string, string>,
+  connectorId: string,
+  file: { name: string; bytes: Uint8Array | string; type?: string },
+): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  // Copied: a Blob takes no view of a shared buffer.
+  const part = typeof file.bytes === 'string' ? file.bytes : new Uint8Array(file.bytes);
+  form.append('file', new Blob([part], file.type ? { type: file.type } : {}), file.name);
+  const response = await fetch(`${api.url}/connectors/${connectorId}/files`, { method: 'POST', headers, body: form });
+  return { status: response.status, body: await response.json() };
+}
