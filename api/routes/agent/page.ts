@@ -29,7 +29,8 @@ const readPageFile = (name: string) => readFile(new URL(name, pageDir), 'utf8');
 /**
  * The scripts are TypeScript, type-checked with the page's own tsconfig; esbuild only strips the
  * types (no bundling: `app.ts` imports only its siblings `insights.ts` and, for admins,
- * `sources.ts`, which the browser fetches as `/agent/insights.js` and `/agent/sources.js`). ES2022
+ * `sources.ts`, which the browser fetches as `/agent/insights.js` and `/agent/sources.js`; `sources.ts`
+ * imports its sibling `source-files.ts`, fetched as `/agent/source-files.js`). ES2022
  * like that tsconfig: the page is for current browsers, it already relies on `crypto.randomUUID`
  * and `TextDecoderStream`.
  */
@@ -48,6 +49,7 @@ const pageHtml = madeOnce(() => readPageFile('index.html'));
 const pageScript = madeOnce(() => transpileScript('app.ts'));
 const insightsScript = madeOnce(() => transpileScript('insights.ts'));
 const sourcesScript = madeOnce(() => transpileScript('sources.ts'));
+const sourceFilesScript = madeOnce(() => transpileScript('source-files.ts'));
 const pageCss = madeOnce(() => readPageFile('app.css'));
 
 /**
@@ -99,6 +101,14 @@ export function createAgentPageRouter() {
       responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
     },
     serve('text/javascript; charset=utf-8', sourcesScript),
+  );
+  router.get(
+    '/agent/source-files.js',
+    {
+      summary: "The agent inbox page's files sources, in its Sources view",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', sourceFilesScript),
   );
   router.get(
     '/agent/app.css',

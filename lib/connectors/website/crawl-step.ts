@@ -48,8 +48,8 @@ export interface CrawlStepResult {
 /**
  * One step of a crawl: the next pages of the frontier, fetched politely (per host: the connector's
  * concurrency, its rate or robots.txt's Crawl-delay), each becoming the items of its sections; those
- * are sent through the public ingestion API (unchanged ones are not, see `sendItems`), and the step is
- * committed: its pages leave the frontier, the links they had join it. A page that did not change (304)
+ * are sent through the public ingestion API as they come, a bulk call's worth at a time, while the
+ * next pages are fetched (unchanged ones are not sent, see `sendItems`), and the step is committed: its pages leave the frontier, the links they had join it. A page that did not change (304)
  * keeps its items, and so does one the site failed to answer this time (an outage deletes nothing).
  */
 export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepResult> {
@@ -65,7 +65,9 @@ export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepRes
   const memories = await crawlState.memories(connector.id, batch);
   const gates = createHostGates({ concurrency: website.concurrency, intervalMs: site.intervalMs, lastStarts });
   const step: CrawlStep = { done: [], found: [], counts: {}, failures: [], memories: new Map() };
-  const items: SyncItem[] = [];
+  const sender = itemSender((items) =>
+    sendItems({ client: options.client, state: syncState, connector, items, priority: 'low', runId, onBatch: progress }),
+  );
   const kept: string[] = [];
   const count = (name: keyof CrawlStep['counts']) => (step.counts[name] = (step.counts[name] ?? 0) + 1);
 
@@ -112,7 +114,7 @@ export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepRes
         });
         const pageItems = await itemsOf(url, outcome);
         step.memories.set(url, remembered(pageItems.map((item) => item.externalId)));
-        items.push(...pageItems);
+        sender.add(pageItems);
         if (pageItems.length > 0) count('sent');
         return;
       }
@@ -163,15 +165,7 @@ export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepRes
     }),
   );
 
-  const sent = await sendItems({
-    client: options.client,
-    state: syncState,
-    connector,
-    items,
-    priority: 'low',
-    runId,
-    onBatch: progress,
-  });
+  const sent = await sender.finish();
   await syncState.noteUnchanged(connector.id, runId, kept);
   await crawlState.commit(
     connector.id,
@@ -190,4 +184,38 @@ export async function crawlStep(options: CrawlStepOptions): Promise<CrawlStepRes
 /** Pages one step takes: about half a minute of the connector's rate, 10 to 100. */
 export function batchSize(requestsPerSecond: number): number {
   return Math.min(100, Math.max(10, Math.round(requestsPerSecond * 30)));
+}
+
+/** Items are sent once this many have come: one bulk call's worth. */
+const itemsPerSend = 100;
+
+/**
+ * Sends items as pages give them, `itemsPerSend` at a time and one call after another, so that the
+ * service ingests a step's first pages while its last are fetched; `finish` sends the rest and
+ * resolves to how many were sent, or rejects with the first failure (later sends are not made).
+ */
+function itemSender(send: (items: SyncItem[]) => Promise<number>) {
+  let pending: SyncItem[] = [];
+  let sent = 0;
+  let sending = Promise.resolve();
+  const flush = () => {
+    const items = pending;
+    pending = [];
+    sending = sending.then(async () => {
+      sent += await send(items);
+    });
+    // Handled at `finish`; a failure waits there, not as an unhandled rejection.
+    sending.catch(() => undefined);
+  };
+  return {
+    add(items: SyncItem[]): void {
+      pending.push(...items);
+      if (pending.length >= itemsPerSend) flush();
+    },
+    async finish(): Promise<number> {
+      if (pending.length > 0) flush();
+      await sending;
+      return sent;
+    },
+  };
 }
