@@ -6,15 +6,12 @@
  * of the page, everything from the API goes on the page with `textContent` or as SVG attributes.
  */
 
-/** What the view needs from the page: its API call (with the user token) and its element builder. */
-export interface InsightsDeps {
-  api<Result>(method: string, path: string, body?: unknown): Promise<Result>;
+import type { ViewDeps } from './view-deps.js';
+
+/** What the view needs from the page: its API call (with the user token), its element builder, and a download. */
+export interface InsightsDeps extends Pick<ViewDeps, 'api' | 'el' | 'showError' | 'messageOf'> {
   /** The same request, answered as a file (CSV). */
   download(path: string): Promise<Blob>;
-  el<Tag extends keyof HTMLElementTagNameMap>(tag: Tag, className?: string, text?: string | null): HTMLElementTagNameMap[Tag];
-  showError(message: string): void;
-  /** What an error says, for the page. */
-  messageOf(error: unknown): string;
 }
 
 // The API's shapes as this view reads them (api/schemas/insights-*.ts).

@@ -4,7 +4,14 @@
  * control, each file chosen sent as `multipart/form-data` and its outcome or refusal said beside the
  * control; and the "Add files" form. Everything from the API goes on the page with `textContent`.
  */
-import type { Connector, SourcesDeps } from './sources.js';
+import type { ViewDeps } from './view-deps.js';
+
+/** A files source as these parts read it (a connector of `GET /connectors`). */
+interface FilesSource {
+  id: string;
+  /** An upload's bytes at most, and the source's files at most. */
+  data: { maxFileBytes?: number; maxFiles?: number };
+}
 
 // The API's shapes as this view reads them (api/schemas/connectors.ts).
 type FileStatus = 'queued' | 'reading' | 'ingested' | 'failed' | 'removing';
@@ -37,7 +44,7 @@ interface UploadNote {
 }
 
 /** What the files parts need from the page and from the view that shows them. */
-export interface FilePanelsDeps extends Pick<SourcesDeps, 'api' | 'el' | 'messageOf' | 'detailsOf' | 'time'> {
+export interface FilePanelsDeps extends Pick<ViewDeps, 'api' | 'el' | 'messageOf' | 'detailsOf' | 'time'> {
   /** Draws the view again from what it holds (this module's upload notes included). */
   render(): void;
   /** After a change: reads the list again now, and every few seconds while the change takes effect. */
@@ -81,7 +88,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
   const form = filesSourceForm();
 
   /** A files source's state badge: uploading from this page, its files being read, or idle. */
-  function state(connector: Connector, files: UploadedFile[]): HTMLElement {
+  function state(connector: FilesSource, files: UploadedFile[]): HTMLElement {
     return uploading.has(connector.id)
       ? el('span', 'badge state running', 'Uploading…')
       : isReading(files)
@@ -90,7 +97,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
   }
 
   /** Forgets the upload notes of sources no longer listed (unless their files are still being sent). */
-  function forgetGone(connectors: Connector[]): void {
+  function forgetGone(connectors: Array<Pick<FilesSource, 'id'>>): void {
     for (const id of uploads.keys()) if (!uploading.has(id) && !connectors.some((known) => known.id === id)) uploads.delete(id);
   }
 
@@ -103,7 +110,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
    * A files source's panel below its title: its line, its files (or a word that it has none), its upload
    * control, and what became of its latest uploads.
    */
-  function parts(connector: Connector, files: UploadedFile[]): HTMLElement[] {
+  function parts(connector: FilesSource, files: UploadedFile[]): HTMLElement[] {
     const parts: HTMLElement[] = [
       el('p', 'source-meta', filesMeta(connector, files)),
       files.length ? filesTable(connector, files) : el('p', 'source-line muted', 'No files yet: upload some below.'),
@@ -114,7 +121,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
     return parts;
   }
 
-  function filesTable(connector: Connector, files: UploadedFile[]): HTMLElement {
+  function filesTable(connector: FilesSource, files: UploadedFile[]): HTMLElement {
     const table = el('table', 'figures files');
     const headRow = el('tr');
     for (const header of ['File', 'Size', 'Status', 'In the knowledge base', 'Uploaded', ''])
@@ -149,7 +156,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
   }
 
   /** `<input type=file multiple>`: the files chosen are sent at once, one request each. */
-  function uploadControl(connector: Connector): HTMLElement {
+  function uploadControl(connector: FilesSource): HTMLElement {
     const picker = el('input');
     picker.type = 'file';
     picker.name = 'file';
@@ -174,7 +181,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
   }
 
   /** Sends the chosen files one after the other, saying what became of each as it is answered. */
-  async function upload(connector: Connector, chosen: File[], picker: HTMLInputElement): Promise<void> {
+  async function upload(connector: FilesSource, chosen: File[], picker: HTMLInputElement): Promise<void> {
     if (!chosen.length || uploading.has(connector.id)) return;
     const notes: UploadNote[] = chosen.map(({ name }) => ({ name, text: 'uploading…', state: 'sending' }));
     uploads.set(connector.id, notes);
@@ -191,7 +198,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
     picker.value = '';
   }
 
-  async function uploadFile(connector: Connector, file: File): Promise<UploadNote> {
+  async function uploadFile(connector: FilesSource, file: File): Promise<UploadNote> {
     const { name } = file;
     const limit = connector.data.maxFileBytes;
     if (limit && file.size > limit)
@@ -211,7 +218,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
     }
   }
 
-  async function deleteFile(connector: Connector, file: UploadedFile): Promise<void> {
+  async function deleteFile(connector: FilesSource, file: UploadedFile): Promise<void> {
     await api('DELETE', `/connectors/${encodeURIComponent(connector.id)}/files/${encodeURIComponent(file.id)}`);
     await changed();
   }
@@ -271,7 +278,7 @@ export function createFilePanels({ api, el, messageOf, detailsOf, time, render, 
 export type FilePanels = ReturnType<typeof createFilePanels>;
 
 /** A files source in a line: how many files, and the limits of an upload. */
-function filesMeta(connector: Connector, files: UploadedFile[]): string {
+function filesMeta(connector: FilesSource, files: UploadedFile[]): string {
   const { maxFileBytes, maxFiles } = connector.data;
   const count = files.length === 1 ? '1 file' : `${files.length} files`;
   const limits = [

@@ -9,20 +9,7 @@
  */
 
 import { createFilePanels, isReading, type UploadedFile } from './source-files.js';
-
-/** What the view needs from the page (app.ts): its API call with the user token and its helpers. */
-export interface SourcesDeps {
-  /** The page's API call with the user token: `body` as JSON, or a FormData as it is (an upload). */
-  api<Result>(method: string, path: string, body?: unknown): Promise<Result>;
-  el<Tag extends keyof HTMLElementTagNameMap>(tag: Tag, className?: string, text?: string | null): HTMLElementTagNameMap[Tag];
-  showError(message: string): void;
-  /** What an error says, for the page. */
-  messageOf(error: unknown): string;
-  /** The field-by-field problems of an API refusal (`error.details`), if it gave any. */
-  detailsOf(error: unknown): { path?: string; message: string }[];
-  /** A time as the page shows times. */
-  time(iso: string | null | undefined): string;
-}
+import type { ViewDeps } from './view-deps.js';
 
 // The API's shapes as this view reads them (api/schemas/connectors.ts).
 type CrawlCounts = Partial<Record<(typeof countRows)[number][0], number>> & { failedBy?: Record<string, number> };
@@ -115,7 +102,7 @@ const settleMs = 20_000;
 /** The shrink guard's advice names the API's flag: the page has a button for it. */
 const shrinkAdvice = /sync with \{"confirmDeletions": true\}/;
 
-export function createSourcesView({ api, el, showError, messageOf, detailsOf, time }: SourcesDeps) {
+export function createSourcesView({ api, el, showError, messageOf, detailsOf, time }: ViewDeps) {
   const root = el('section', 'sources');
   const list = el('div', 'source-list');
   const listNote = el('p', 'muted');

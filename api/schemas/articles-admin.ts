@@ -1,5 +1,5 @@
 import { articleChannels, articleStatuses, articleVisibilities } from '#articles/types.js';
-import { keysOf, name, nullable, objectOf, timestamp, uuid } from './common.js';
+import { keysOf, name, nullable, objectOf, text, timestamp, uuid } from './common.js';
 import { ingestLimits } from './ingest.js';
 import { textPatterns } from './text-patterns.js';
 
@@ -28,7 +28,7 @@ const slug = {
   examples: ['how-to-pitch-a-tent'],
 } as const;
 
-const optionalText = (maxLength: number) => nullable({ type: 'string', maxLength });
+const optionalText = (maxLength: number) => nullable(text({ maxLength }));
 
 // Categories
 
@@ -56,13 +56,13 @@ export const categoryResponse = objectOf({
 
 const entryPointRequest = objectOf(
   {
-    question: { type: 'string', minLength: 1, maxLength: authoringLimits.question },
-    snippet: { type: 'string', maxLength: authoringLimits.snippet, description: "Default ''." },
+    question: text({ minLength: 1, maxLength: authoringLimits.question }),
+    snippet: text({ maxLength: authoringLimits.snippet, description: "Default ''." }),
     isPrimary: { type: 'boolean', description: 'Default false.' },
     tags: {
       type: 'array',
       maxItems: authoringLimits.tags,
-      items: { type: 'string', minLength: 1, maxLength: authoringLimits.tag },
+      items: text({ minLength: 1, maxLength: authoringLimits.tag }),
       description: 'Default [].',
     },
   },
@@ -70,15 +70,14 @@ const entryPointRequest = objectOf(
 );
 
 const articleFields = {
-  title: { type: 'string', minLength: 1, maxLength: authoringLimits.title },
-  body: {
-    type: 'string',
+  title: text({ minLength: 1, maxLength: authoringLimits.title }),
+  body: text({
     minLength: 1,
     maxLength: authoringLimits.body,
     description: 'HTML or markdown, kept as sent; `readingTimeMinutes` is derived from it (200 words a minute).',
-  },
+  }),
   slug: { ...slug, description: `${slug.description} Derived from the title at creation when absent ("-2", "-3"… when taken).` },
-  excerpt: { type: 'string', maxLength: authoringLimits.excerpt, description: "Default '' (never derived from the body)." },
+  excerpt: text({ maxLength: authoringLimits.excerpt, description: "Default '' (never derived from the body)." }),
   imageUrl: nullable({ type: 'string', format: 'uri', pattern: textPatterns.httpAddress.pattern, maxLength: 2048 }),
   categoryId: nullable({ ...uuid, description: 'A category of the same knowledge base.' }),
   channels: {

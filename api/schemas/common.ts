@@ -12,7 +12,11 @@ export const timestamp = {
   examples: ['2026-11-25T10:00:00.000Z'],
 } as const;
 
-export const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+/** Text a person writes: any characters but a lone surrogate (half a character), which no store or index can keep. */
+export const text = <const Schema extends { maxLength: number; minLength?: number; description?: string }>(schema: Schema) =>
+  ({ type: 'string', pattern: textPatterns.wellFormed.pattern, ...schema }) as const;
+
+export const name = text({ minLength: 1, maxLength: 200 });
 
 /** A secret the caller gives once: never shown again, so it is write-only. */
 export const secret = (maxLength: number, description: string, pattern: string = textPatterns.secret.pattern) =>

@@ -340,6 +340,16 @@ test('POST articles: 409 for a taken slug, 400 naming an unknown categoryId, 400
   t.is((await post('/articles', { title: '', body: 'x' })).status, 400);
   t.is((await post('/articles', { title: 'x', body: 'y', channels: [] })).status, 400);
   t.is((await post('/articles', { title: 'x', body: 'y', channels: ['WIDGET', 'WIDGET'] })).status, 400);
+  // A lone surrogate (half a character) in any authored text is refused by name, never a 500 (found by `npm run fuzz`).
+  const halfName = await post('/categories', { name: 'Returns\ud800' });
+  t.is(halfName.status, 400);
+  t.deepEqual(halfName.body.error.details, [{ path: '/name', message: 'must be well-formed Unicode text (no lone surrogate)' }]);
+  const halves = await post('/articles', { title: 'x\ud800', body: '\udc00', excerpt: '\ud800', entryPoints: [{ question: 'q\ud800', tags: ['\ud800'] }] });
+  t.is(halves.status, 400);
+  t.deepEqual(
+    halves.body.error.details.map((detail: { path: string }) => detail.path).sort(),
+    ['/body', '/entryPoints/0/question', '/entryPoints/0/tags/0', '/excerpt', '/title'],
+  );
 
   const missing = await admin('POST', `/admin/knowledge-bases/${randomUUID()}/articles`, { title: 'x', body: 'y' });
   t.is(missing.status, 404);
