@@ -1,13 +1,12 @@
 import { ingestLimits } from '#knowledge/ingest-limits.js';
 import { jobStatuses } from '#knowledge/jobs.js';
 import { sourceTypes } from '#workflows/ingestion/types.js';
-import { nullable, objectOf, timestamp, uuid } from './common.js';
+import { nullable, objectOf, text, timestamp, uuid } from './common.js';
 import { textPatterns } from './text-patterns.js';
 
 export { ingestLimits };
 
-const identifier = (maxLength: number, description: string) =>
-  ({ type: 'string', minLength: 1, maxLength, pattern: textPatterns.wellFormed.pattern, description }) as const;
+const identifier = (maxLength: number, description: string) => text({ minLength: 1, maxLength, description });
 
 export const ingestItem = objectOf(
   {

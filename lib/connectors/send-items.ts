@@ -47,7 +47,7 @@ export const resendEveryMs = 7 * 24 * 3_600_000;
 export async function sendItems(options: SendItemsOptions): Promise<number> {
   const { connector, state } = options;
   const epoch = String(Math.floor((options.now ?? Date.now)() / resendEveryMs));
-  const items = options.items.map(withinLimits);
+  const items = options.items.map((item) => asSent(item, connector, options.priority));
   const previous = await state.fingerprints(
     connector.id,
     items.map((item) => item.externalId),
@@ -56,7 +56,7 @@ export async function sendItems(options: SendItemsOptions): Promise<number> {
   const unchanged: string[] = [];
   const toSend: IngestionItem[] = [];
   for (const item of items) {
-    const content = contentHash(item.data.title, item.data.content);
+    const content = item.data.hash;
     const metadata = metadataHash(item);
     const [lastContent, lastMetadata, lastEpoch] = previous.get(item.externalId)?.split(':') ?? [];
     if (lastContent === content && lastMetadata === metadata && lastEpoch === epoch) {
@@ -65,14 +65,7 @@ export async function sendItems(options: SendItemsOptions): Promise<number> {
     }
     fingerprints.set(item.externalId, `${content}:${metadata}:${epoch}`);
     const metadataOnly = lastContent === content && lastMetadata !== metadata;
-    toSend.push({
-      ...item,
-      integrationId: connector.integrationId,
-      knowledgeBaseId: connector.knowledgeBaseId,
-      sourceOrigin: connector.sourceOrigin ?? connector.integrationId,
-      data: { ...item.data, hash: content },
-      options: { ...item.options, priority: options.priority, ...(metadataOnly ? { metadataOnly: true } : {}) },
-    });
+    toSend.push(metadataOnly ? { ...item, options: { ...item.options, metadataOnly: true } } : item);
   }
   const { onBatch } = options;
   if (options.oneByOne) {
@@ -94,6 +87,26 @@ export async function sendItems(options: SendItemsOptions): Promise<number> {
     );
   }
   return toSend.length;
+}
+
+/**
+ * An item as a connector sends it: within the API's limits, stamped with the connector's integration,
+ * knowledge base and origin, its title and content hashed, at `priority`.
+ */
+export function asSent(
+  synced: SyncItem,
+  connector: Pick<Connector, 'integrationId'> & { knowledgeBaseId?: string; sourceOrigin?: string },
+  priority: 'high' | 'low',
+): IngestionItem & { data: { hash: string } } {
+  const item = withinLimits(synced);
+  return {
+    ...item,
+    integrationId: connector.integrationId,
+    ...(connector.knowledgeBaseId ? { knowledgeBaseId: connector.knowledgeBaseId } : {}),
+    sourceOrigin: connector.sourceOrigin ?? connector.integrationId,
+    data: { ...item.data, hash: contentHash(item.data.title, item.data.content) },
+    options: { ...item.options, priority },
+  };
 }
 
 function metadataHash(item: SyncItem): string {

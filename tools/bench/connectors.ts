@@ -11,18 +11,17 @@
  */
 import { parseArgs } from 'node:util';
 import { productItem } from '#connectors/shop/product-item.js';
-import { contentHash } from '#connector-sdk/index.js';
+import { asSent } from '#connectors/send-items.js';
 import { startFakeShop } from '#testing/fake-shop.js';
 import { log } from '#deploy/local/output.js';
 import {
   createMeasuredTenant,
   ingestAll,
-  jobStatuses,
   measuredTenantAdmin,
   round,
   startMeasuredStack,
   untilConnectorSynced,
-  waitFor,
+  waitUntilIngested,
 } from './measured-stack.js';
 
 const { values: args } = parseArgs({ options: { products: { type: 'string', default: '5000' } } });
@@ -36,19 +35,11 @@ try {
   log(`profile ${stack.profile}: ${products} products, 1 API and 1 worker process`);
 
   const storefront = { url: shop.storefrontUrl, currency: 'EUR' };
+  // Sent at the API's default priority (high), as any client's import.
   const itemsAs = (integrationId: string) =>
     shop.products().flatMap((product) => {
       const item = productItem(product, storefront);
-      return item
-        ? [
-            {
-              ...item,
-              integrationId,
-              sourceOrigin: integrationId,
-              data: { ...item.data, hash: contentHash(item.data.title, item.data.content) },
-            },
-          ]
-        : [];
+      return item ? [asSent(item, { integrationId }, 'high')] : [];
     });
 
   // Warm-up, not measured: the first items of a fresh stack pay for creating the Weaviate collection and tenant.
@@ -75,15 +66,12 @@ try {
   });
   const first = await untilSynced(connector.id);
   const syncedSeconds = (performance.now() - syncStart) / 1000;
-  const jobKeys = shop
-    .products()
-    .map((product) => `${stack.prefix}:job:${tenant.tenantId}:${connector.integrationId}-${product.id}`);
-  await waitFor(
-    async () => (await jobStatuses(stack, jobKeys)).every((status) => status === 'searchable' || status === 'failed'),
-    1_000,
+  const failed = await waitUntilIngested(
+    stack,
+    tenant.tenantId,
+    shop.products().map((product) => ({ integrationId: connector.integrationId, externalId: String(product.id) })),
   );
   const searchableSeconds = (performance.now() - syncStart) / 1000;
-  const failed = (await jobStatuses(stack, jobKeys)).filter((status) => status === 'failed').length;
 
   const resyncStart = performance.now();
   await asAdmin.request('POST', `/connectors/${connector.id}/sync`, {});

@@ -21,9 +21,9 @@ import escapeHtml from 'escape-html';
 import { contentHash, type SyncItem } from '#connector-sdk/index.js';
 import { readHtml } from '#connectors/documents/html.js';
 import { sectionItems } from '#connectors/section-items.js';
+import { asSent } from '#connectors/send-items.js';
 import { decodeHtml } from '#connectors/website/decode-html.js';
 import { canonicalUrl } from '#connectors/website/urls.js';
-import { ingestLimits } from '#knowledge/ingest-limits.js';
 import { cpuMeter } from '#testing/process-usage.js';
 import { startStaticSite, type SiteRequest, type StaticSite } from '#testing/static-site.js';
 import { log } from '#deploy/local/output.js';
@@ -94,14 +94,14 @@ try {
   log(`${pageItems.length} items for ${pageCount} pages (${round(readMs)} ms a page to read here)`);
 
   // Warm-up, not measured: the first items of a fresh stack pay for creating the Weaviate collection.
-  await ingestAll(stack, await createMeasuredTenant(stack, ['iq:import']), asSent(pageItems.slice(0, 50), 'warm-up'));
+  await ingestAll(stack, await createMeasuredTenant(stack, ['iq:import']), pageItems.slice(0, 50).map((item) => asSent(item, { integrationId: 'warm-up' }, 'low')));
 
   // Baseline: the same items straight through the ingestion API.
   log('baseline: posting the items to POST /ingest/bulk');
   const direct = await createMeasuredTenant(stack, ['iq:import']);
   const baselineCpu = meter();
   const baselineStart = performance.now();
-  const baseline = await ingestAll(stack, direct, asSent(pageItems, 'bench-crawl'));
+  const baseline = await ingestAll(stack, direct, pageItems.map((item) => asSent(item, { integrationId: 'bench-crawl' }, 'low')));
   const baselineSeconds = (performance.now() - baselineStart) / 1000;
   const baselineUsage = baselineCpu.stop();
 
@@ -249,21 +249,6 @@ function crawlerItems(urls: string[]): SyncItem[] {
     const items = sectionItems(html, { id: canonical, fallbackTitle: canonical, url: canonical, sourceData: { site: host } });
     const text = contentHash(html.title ?? '', items.map((item) => item.data.content).join('\n'));
     return claim(`url:${canonical}`) || (items.length > 0 && claim(`text:${text}`)) ? [] : items;
-  });
-}
-
-/** Items as the connector sends them (`sendItems`): within the API's limits, hashed, at low priority. */
-function asSent(items: SyncItem[], integrationId: string) {
-  return items.map((item) => {
-    const title = (item.data.title.trim() || item.externalId).slice(0, ingestLimits.titleChars);
-    const content = item.data.content.slice(0, ingestLimits.contentChars);
-    return {
-      ...item,
-      integrationId,
-      sourceOrigin: integrationId,
-      data: { ...item.data, title, content, hash: contentHash(title, content) },
-      options: { priority: 'low' as const },
-    };
   });
 }
 

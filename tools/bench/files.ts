@@ -3,7 +3,7 @@
  * 1 worker). The PDF is real text: one page per page of the PostgreSQL 15 manual (`postgres-docs.ts`,
  * its first `--pages` pages by name, their main content, up to 2,000 characters each), written by pdfkit.
  * After a warm-up, measured in one run:
- *  - baseline: the items the upload becomes (read here with `extractDocument` + `sectionItems`, the
+ *  - baseline: the items the upload becomes (read here with `extractDocument` + `fileItems`, the
  *    same identities), posted straight to POST /ingest/bulk until every job is searchable;
  *  - the upload: from the POST of the file until every item of it is searchable, with the API's and
  *    the worker's resident memory sampled every 50 ms (peak growth over the process's before);
@@ -16,20 +16,20 @@ import { parseArgs } from 'node:util';
 import { extractDocument } from '#connectors/documents/extract.js';
 import { readHtml } from '#connectors/documents/html.js';
 import { decodeHtml } from '#connectors/website/decode-html.js';
-import { sectionItems } from '#connectors/section-items.js';
-import { contentHash } from '#connector-sdk/index.js';
+import { fileItems } from '#connectors/files/apply-file.js';
+import { asSent } from '#connectors/send-items.js';
+import type { ExtractedDocument } from '#connectors/documents/types.js';
 import { pdfOfPages } from '#testing/documents.js';
 import { residentBytes } from '#testing/process-usage.js';
 import { log } from '#deploy/local/output.js';
-import { jobIdOf } from '#workflows/ids.js';
 import {
   createMeasuredTenant,
   ingestAll,
-  jobStatuses,
   measuredTenantAdmin,
   round,
   startMeasuredStack,
   waitFor,
+  waitUntilIngested,
   type MeasuredStack,
 } from './measured-stack.js';
 import { postgresDocsPackage, postgresDocsPages, unpackedPostgresDocs } from './postgres-docs.js';
@@ -63,17 +63,14 @@ try {
   // Warm-up, not measured: the first items of a fresh stack pay for creating the Weaviate collection,
   // and the worker's documents thread starts with its first file.
   const warm = await filesSource(stack);
-  await uploadAndWait(stack, warm, 'warm-up.pdf', await pdfOfPages(texts.slice(0, 10)));
+  const warmPdf = await pdfOfPages(texts.slice(0, 10));
+  await uploadAndWait(stack, warm, 'warm-up.pdf', warmPdf, await extractDocument(warmPdf, { name: 'warm-up.pdf' }));
 
   log('baseline: posting the same items to POST /ingest/bulk');
   const direct = await createMeasuredTenant(stack, ['iq:import']);
-  const items = sectionItems({ ...document, title: 'manual.pdf' }, { id: 'manual', fallbackTitle: 'manual.pdf' }).map((item) => ({
-    ...item,
-    integrationId: 'bench-files',
-    sourceOrigin: 'bench-files',
-    data: { ...item.data, hash: contentHash(item.data.title, item.data.content) },
-    options: { priority: 'low' as const },
-  }));
+  const items = fileItems({ id: 'manual', name: 'manual.pdf' }, document).map((item) =>
+    asSent(item, { integrationId: 'bench-files' }, 'low'),
+  );
   const baselineStart = performance.now();
   const baseline = await ingestAll(stack, direct, items);
   const baselineSeconds = (performance.now() - baselineStart) / 1000;
@@ -82,7 +79,7 @@ try {
   const source = await filesSource(stack);
   const uploadMemory = memorySampler({ API: apiPid, worker: workerPid });
   const uploadStart = performance.now();
-  const uploaded = await uploadAndWait(stack, source, 'manual.pdf', pdf);
+  const uploaded = await uploadAndWait(stack, source, 'manual.pdf', pdf, document);
   const uploadSeconds = (performance.now() - uploadStart) / 1000;
   const uploadPeaks = uploadMemory.stop();
 
@@ -150,24 +147,20 @@ async function untilRead(source: Source, fileId: string): Promise<{ status: stri
   return file;
 }
 
-/** Uploads the file and waits until its items are searchable. */
-async function uploadAndWait(on: MeasuredStack, source: Source, name: string, bytes: Uint8Array) {
+/** Uploads the file and waits until its items (those of `document`, as read here) are searchable. */
+async function uploadAndWait(on: MeasuredStack, source: Source, name: string, bytes: Uint8Array, document: ExtractedDocument) {
   const start = performance.now();
   const answer = await post(source, name, bytes);
   const answeredSeconds = (performance.now() - start) / 1000;
   const file = await untilRead(source, answer.file.id);
   const readSeconds = (performance.now() - start) / 1000;
   if (file.status !== 'ingested') throw new Error(`${name} was refused: ${JSON.stringify(file.error)}`);
-  const jobKeys = Array.from({ length: file.ingested!.pages ?? file.ingested!.items }, (_, i) =>
-    `${on.prefix}:job:${source.tenantId}:${jobIdOf({ integrationId: source.connector.integrationId, externalId: `${answer.file.id}#page-${i + 1}` })}`,
-  );
-  // A page without text makes no item: its job is not there.
-  let statuses: Array<string | null> = [];
-  await waitFor(async () => {
-    statuses = (await jobStatuses(on, jobKeys)).filter((status) => status !== null);
-    return statuses.length > 0 && statuses.every((status) => status === 'searchable' || status === 'failed');
-  }, 500);
-  return { answeredSeconds, readSeconds, items: statuses.length, failed: statuses.filter((status) => status === 'failed').length };
+  const items = fileItems({ id: answer.file.id, name }, document).map(({ externalId }) => ({
+    integrationId: source.connector.integrationId,
+    externalId,
+  }));
+  const failed = await waitUntilIngested(on, source.tenantId, items);
+  return { answeredSeconds, readSeconds, items: items.length, failed };
 }
 
 /** Each process's resident memory sampled every 50 ms from now until `stop`: the peak's growth over the first sample. */

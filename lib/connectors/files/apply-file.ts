@@ -1,4 +1,4 @@
-import type { IngestionClient } from '#connector-sdk/index.js';
+import type { IngestionClient, SyncItem } from '#connector-sdk/index.js';
 import { DocumentError } from '../documents/errors.js';
 import type { ExtractOptions } from '../documents/extract.js';
 import type { DocumentLimits } from '../documents/limits.js';
@@ -80,11 +80,7 @@ export async function applyFileChange(options: FileChangeOptions): Promise<FileC
     return refused && refused.sha256 === sha256 ? { did: 'refused', file: refused } : { did: 'nothing' };
   }
 
-  // Cited by the file's name, whatever title its metadata claims ("Microsoft Word - draft3"), and by page.
-  const items = sectionItems(
-    { ...document, title: file.name },
-    { id: file.id, fallbackTitle: file.name, sourceData: { file: file.name, kind: document.kind } },
-  );
+  const items = fileItems(file, document);
   const sent = await sendItems({
     client: options.client,
     state: options.syncState,
@@ -112,6 +108,17 @@ export async function applyFileChange(options: FileChangeOptions): Promise<FileC
   await staging.discard(connector.id, stagingId);
   if (!left) return { did: 'nothing' };
   return { did: 'ingested', file: left, sent, unchanged: items.length - sent, deleted: cleanup.deleted };
+}
+
+/**
+ * A file's items: one per section (per page of a PDF), known by the file's id with the section's
+ * fragment, and cited by the file's name, whatever title its metadata claims ("Microsoft Word - draft3").
+ */
+export function fileItems(file: Pick<UploadedFile, 'id' | 'name'>, document: ExtractedDocument): SyncItem[] {
+  return sectionItems(
+    { ...document, title: file.name },
+    { id: file.id, fallbackTitle: file.name, sourceData: { file: file.name, kind: document.kind } },
+  );
 }
 
 function withoutStaging(file: UploadedFile): UploadedFile {
