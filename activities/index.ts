@@ -10,6 +10,9 @@ import { createShopSyncActivities } from './connectors/shop-sync.js';
 import { createSyncRunActivities } from './connectors/sync-runs.js';
 import { createWebsiteCrawlActivities } from './connectors/website-crawl.js';
 import { createUploadedFileActivities } from './connectors/uploaded-files.js';
+import { createAssignmentActivities, type AssignmentActivityDeps } from './conversations/assignment.js';
+import { createSlaActivities, type SlaActivityDeps } from './conversations/sla.js';
+import { messageRecorder } from './conversations/record-message.js';
 import { createConversationActivities, type ConversationActivityDeps } from './conversations/conversation-activities.js';
 import { createDeliveryActivities, type DeliveryActivityDeps } from './conversations/deliver-messages.js';
 import { createMarkReadActivities } from './conversations/mark-read.js';
@@ -32,6 +35,10 @@ export interface ActivityDeps {
   /** Cleanups' staged keep lists, and the lists of what they deleted. */
   cleanupLists: Pick<CleanupLists, 'keeps' | 'recordDeleted'>;
   conversations: ConversationActivityDeps;
+  /** Teams and assignment: the conversation workflow's assignment step. */
+  assignment: Omit<AssignmentActivityDeps, 'tellCustomer'>;
+  /** Service-level clocks: the conversation workflow's SLA step. */
+  sla: SlaActivityDeps;
   /** The messaging channel's outbound side. */
   delivery: DeliveryActivityDeps;
   /** The built-in connectors: their records, sync state, sources and the public ingestion API. */
@@ -56,6 +63,13 @@ export function createActivities(deps: ActivityDeps) {
     ...createReembedActivities(deps),
     ...createReindexActivities(deps),
     ...createConversationActivities({ ...deps.conversations, outboundEvents: deps.outboundEvents }),
+    ...createAssignmentActivities({
+      ...deps.assignment,
+      // The customer hears that the team is away as they hear every other notice.
+      tellCustomer: messageRecorder({ ...deps.conversations, outboundEvents: deps.outboundEvents }),
+      outboundEvents: deps.outboundEvents,
+    }),
+    ...createSlaActivities({ ...deps.sla, outboundEvents: deps.outboundEvents }),
     ...createDeliveryActivities(deps.delivery),
     ...createMarkReadActivities(deps.delivery),
     ...createShopSyncActivities(connectors),

@@ -11,6 +11,7 @@ import type { KnowledgeSearch } from '#knowledge/search.js';
 import type { ReindexClient } from '#knowledge/reindex-client.js';
 import type { EventFollower } from '#conversations/events.js';
 import type { Inbox } from '#conversations/inbox.js';
+import type { CannedReplies } from '#conversations/canned-replies.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { StartWidgetConversation } from '#conversations/start.js';
 import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
@@ -49,9 +50,16 @@ import { tokenGuards, type TokenBudgets } from './middleware/token-budgets.js';
 import { rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { secureHeaders } from './middleware/secure-headers.js';
-import { createAgentRouter } from './routes/agent/routes.js';
+import { createAgentRouter, type AgentAssignmentDeps } from './routes/agent/routes.js';
+import { createAssignmentRouter } from './routes/agent/assignment.js';
+import { createTeamsRouter } from './routes/teams.js';
+import { createInsightsSlaRouter } from './routes/insights-sla.js';
+import { createCannedRepliesRouter } from './routes/agent/canned-replies.js';
+import { createAgentNotesRouter, type AgentNotesRouterDeps } from './routes/agent/notes.js';
+import type { AgentNotesView } from './routes/agent/notes-live.js';
 import type { ReplyExtras } from './routes/agent/reply-extras.js';
 import { createAgentPageRouter } from './routes/agent/page.js';
+import { createConversationSearchRouter, type ConversationSearchRouterDeps } from './routes/agent/search.js';
 import { createAdminApiKeysRouter } from './routes/admin-api-keys.js';
 import { createAdminArticlesRouter } from './routes/articles/admin.js';
 import { createArticleQuestionsRouter } from './routes/articles/questions.js';
@@ -120,7 +128,11 @@ export interface AppDeps {
     ratings: Ratings;
     /** Each operator's AI answers per UTC day. */
     answerBudget: Pick<AnswerBudget, 'spend'>;
+    /** Agents' saved replies, shared or personal (docs/agent-inbox.md, "Canned replies"). */
+    cannedReplies: CannedReplies;
   };
+  /** Teams and assignment (docs/agent-inbox.md): agents' availability, the inbox's indexes, assignments' history, live nudges. */
+  assignment: AgentAssignmentDeps;
   /** Verified visitor identity: operators' identity secrets, tokens, sessions (docs/widget.md). */
   identity: {
     identities: OperatorIdentities;
@@ -140,6 +152,10 @@ export interface AppDeps {
     /** What agents may send besides text: the approved templates, and files fetched by the outbound client. */
     extras: ReplyExtras;
   };
+  /** Agents' private notes, the notifications their mentions make, and how the agent routes show both. */
+  notes: Omit<AgentNotesRouterDeps, 'requireUser' | 'records'> & { view: AgentNotesView };
+  /** The agents' search over their tenant's conversations (docs/agent-inbox.md, "Conversation search"). */
+  conversationSearch: ConversationSearchRouterDeps['search'];
   connectors: {
     records: ConnectorRecords;
     setup: ConnectorSetup;
@@ -201,8 +217,11 @@ export function createApp({
   checks,
   articles,
   chat,
+  assignment,
   identity,
   messaging,
+  notes,
+  conversationSearch,
   connectors,
   outboundEvents,
   contentGaps,
@@ -322,9 +341,17 @@ export function createApp({
       ...chat,
       channel: messaging.channel,
       extras: messaging.extras,
+      notes: notes.view,
+      assignment,
       streams,
       streamSettings: settings.streams,
     }),
+    createAssignmentRouter({ requireUser, tenancy, ...chat, ...assignment, channel: messaging.channel }),
+    createTeamsRouter({ tenancy, requireUser }),
+    createInsightsSlaRouter({ requireUser, slaCounts: assignment.slaCounts }),
+    createAgentNotesRouter({ requireUser, records: chat.records, ...notes }),
+    createConversationSearchRouter({ requireUser, search: conversationSearch, records: chat.records, inbox: chat.inbox }),
+    createCannedRepliesRouter({ requireUser, ...chat, channel: messaging.channel }),
     createAgentPageRouter(),
     createContentGapsRouter({ tenancy, requireUser, contentGaps }),
   ];

@@ -7,11 +7,17 @@ import { serviceVersion } from '#platform/version.js';
 import { createMetricsRegistry } from '#platform/metrics/registry.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { createTenancy } from '#tenancy/index.js';
+import { createInboxPlacement } from '#conversations/inbox-offers.js';
 import { createOperatorIdentities } from '#tenancy/operator-identity.js';
 import { createCleanupClient } from '#knowledge/cleanup-client.js';
 import { createReindexClient } from '#knowledge/reindex-client.js';
 import { createEventFollower } from '#conversations/events.js';
+import { createLiveChannels } from '#conversations/live-channels.js';
+import { createNoteWriter } from '#conversations/note-writing.js';
+import { createNoteFollower, createNotes } from '#conversations/notes.js';
+import { createNotificationFollower, createNotifications } from '#conversations/notifications.js';
 import { createInbox } from '#conversations/inbox.js';
+import { createCannedReplies } from '#conversations/canned-replies.js';
 import { createWidgetConversationStart } from '#conversations/start.js';
 import { createVerifiedVisitors } from '#conversations/verified-visitors.js';
 import { createVisitorIdentity } from '#conversations/visitor-identity.js';
@@ -43,6 +49,9 @@ import { createApp } from './app.js';
 import { createEventStreams } from './server-sent-events.js';
 import { createApiMetrics } from './metrics.js';
 import { createReplyExtras } from './routes/agent/reply-extras.js';
+import { createAgentNotesView } from './routes/agent/notes-live.js';
+import { createConversationSearch } from '#conversations/search/conversation-search.js';
+import { markingSatisfaction } from '#conversations/search/rating-changes.js';
 import type { ApiState } from './state.js';
 
 export interface WiredApi {
@@ -108,19 +117,28 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
   const connectorRecords = stores.connectors.records;
   const schedules = createConnectorSchedules(temporal.client, config.temporal.taskQueue);
   const follower = createEventFollower(redis, subscriber, config.redis.prefix);
+  // Agents' private notes and their mentions: kept apart from transcripts, announced on channels of their own.
+  const liveChannels = createLiveChannels(subscriber);
+  const notes = createNotes(redis, config.redis.prefix);
+  const notifications = createNotifications(redis, config.redis.prefix);
   const identities = createOperatorIdentities(redis, config.redis.prefix, secretBox);
   const templates = createMessageTemplates(redis, config.redis.prefix);
 
   const gapResults = createClusterResults(insights.contentGaps.store);
   // A new `down` becomes a content gap, as an unanswered question does in the worker.
-  const ratings = createRatings({
-    redis,
-    prefix: config.redis.prefix,
+  // A satisfaction score also marks the conversation for the search index (its `rating` filter).
+  const ratings = markingSatisfaction(
+    createRatings({
+      redis,
+      prefix: config.redis.prefix,
+      records,
+      transcript,
+      logger,
+      onRatedDown: insights.contentGaps.record,
+    }),
     records,
-    transcript,
-    logger,
-    onRatedDown: insights.contentGaps.record,
-  });
+    stores.conversations.searchChanges,
+  );
 
   const app = createApp({
     logger,
@@ -151,6 +169,15 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       inbox: createInbox({ redis, prefix: config.redis.prefix, records, channel }),
       ratings,
       answerBudget: stores.conversations.answerBudget,
+      cannedReplies: createCannedReplies(redis, config.redis.prefix),
+    },
+    assignment: {
+      availability: stores.conversations.availability,
+      placement: createInboxPlacement({ redis, prefix: config.redis.prefix, records, tenancy }),
+      inboxChanges: stores.conversations.inboxChanges,
+      log: stores.conversations.assignmentLog,
+      slaCounts: insights.slaCounts,
+      liveChannels,
     },
     identity: {
       identities,
@@ -184,6 +211,23 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
         media: { http: outbound, graph: createGraphMediaClient({ baseUrl: config.graphApiBaseUrl }) },
       }),
     },
+    notes: {
+      notes,
+      writer: createNoteWriter({ notes, notifications, users: tenancy, searchChanges: stores.conversations.searchChanges }),
+      notifications,
+      view: createAgentNotesView({
+        notes,
+        noteFollower: createNoteFollower(liveChannels, notes, config.redis.prefix),
+        notifications,
+        notificationFollower: createNotificationFollower(liveChannels, config.redis.prefix),
+      }),
+    },
+    conversationSearch: createConversationSearch({
+      redis,
+      prefix: config.redis.prefix,
+      index: stores.conversations.searchIndex,
+      records,
+    }),
     connectors: {
       records: connectorRecords,
       setup: createConnectorSetup({

@@ -11,11 +11,13 @@ import { createMetricsRegistry } from '#platform/metrics/registry.js';
 import { timeCalls } from '#platform/metrics/timed-calls.js';
 import { tracedClient } from '#platform/temporal.js';
 import type { Telemetry } from '#platform/telemetry.js';
+import { createTenancy } from '#tenancy/index.js';
 import { openClients } from '#wiring/clients.js';
 import { createStores } from '#wiring/stores.js';
 import { createDocumentReader } from '#connectors/documents/document-reader.js';
 import { defaultDocumentLimits } from '#connectors/documents/limits.js';
 import { createConnectorActivityDeps } from './connector-deps.js';
+import { workerSearchIndexer } from './conversation-search.js';
 import { polledQueues } from './task-queues.js';
 import { bundleWorkflows } from './bundle.js';
 import { workerShutdownOptions } from './shutdown.js';
@@ -84,6 +86,7 @@ export async function wireWorker(
     prefix: config.redis.prefix,
     logLevel: config.logLevel,
   });
+  const tenancy = createTenancy(redis, config.redis.prefix);
   const activities = createActivities({
     jobs: knowledge.jobs,
     sources: knowledge.sources,
@@ -112,6 +115,14 @@ export async function wireWorker(
       channel: messaging.channel,
       metrics: metrics.conversations,
       recordGap: stores.insights.contentGaps.record,
+      searchChanges: conversations.searchChanges,
+    },
+    sla: { records: conversations.records, tenancy, counts: stores.insights.slaCounts },
+    assignment: {
+      assigner: conversations.assigner,
+      tenancy,
+      log: conversations.assignmentLog,
+      inboxChanges: conversations.inboxChanges,
     },
     delivery: {
       transcript: conversations.transcript,
@@ -164,17 +175,22 @@ export async function wireWorker(
     ),
   );
   logger.info({ role: config.workerRole, taskQueues: queues, embeddings: embedder.space }, 'worker ready');
+  // Keeps the conversation search in step while the worker runs (docs/agent-inbox.md, "Conversation search").
+  const searchIndexer = workerSearchIndexer(config.workerRole, { redis, prefix: config.redis.prefix, logger, stores });
 
   return {
     metrics: registry,
     async run() {
+      searchIndexer?.start();
       await Promise.all(workers.map((worker) => worker.run()));
     },
     shutdown() {
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+      void searchIndexer?.stop();
     },
     ready: () => workers.every((worker) => worker.getState() === 'RUNNING'),
     async close() {
+      await searchIndexer?.stop();
       await Promise.allSettled([clients.close(), clustering.close(), documents.close()]);
     },
   };

@@ -6,6 +6,7 @@ import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { ConversationEvent, EventPublisher } from '#conversations/events.js';
 import type { ConversationRecords } from '#conversations/records.js';
 import type { Transcript } from '#conversations/transcript.js';
+import type { SearchChanges } from '#conversations/search/changes.js';
 import { citedSources, type ConversationCounts } from '#insights/conversation-counts.js';
 import type { ChannelState } from '#messaging/channel-state.js';
 import { askAtClose, askMessage, feedbackAsks, type FeedbackAsk } from '#messaging/feedback-asks.js';
@@ -25,7 +26,8 @@ import { createTokenStream } from '#conversations/token-stream.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
 import type { RecordGap } from '#insights/content-gaps/recorder.js';
-import { conversationStatusChanged, messageCreated } from '#outbound-events/facts.js';
+import { conversationStatusChanged } from '#outbound-events/facts.js';
+import { messageRecorder } from './record-message.js';
 
 export interface ConversationActivityDeps {
   records: Pick<ConversationRecords, 'setStatus'>;
@@ -46,6 +48,8 @@ export interface ConversationActivityDeps {
   metrics?: ConversationMetrics;
   /** Keeps each question the AI could not answer as a content gap (never fails the answer). */
   recordGap?: RecordGap;
+  /** Marks the conversation for the search index with each message recorded (docs/agent-inbox.md, "Conversation search"). */
+  searchChanges?: Pick<SearchChanges, 'markChanged'>;
   now?: () => Date;
 }
 
@@ -79,15 +83,17 @@ export function createConversationActivities({
   channel,
   metrics = uncounted,
   recordGap,
+  searchChanges,
   now = () => new Date(),
 }: ConversationActivityDeps) {
   const publish = (ref: ConversationRef, event: ConversationEvent) => events.publish(ref.conversationId, event);
 
-  async function record(ref: ConversationRef, message: ChatMessage): Promise<void> {
-    await transcript.append(ref.conversationId, message);
-    await publish(ref, { type: 'message', message });
-    await outboundEvents?.emit(ref.tenantId, messageCreated(ref, message));
-  }
+  const record = messageRecorder({
+    transcript,
+    events,
+    ...(searchChanges ? { searchChanges } : {}),
+    ...(outboundEvents ? { outboundEvents } : {}),
+  });
 
   return {
     /** Takes in a visitor's message while the AI has the conversation, and answers it (streaming). */

@@ -9,6 +9,10 @@
  */
 
 import { createInsightsView } from './insights.js';
+import { createNotesPanel, type AgentNotification, type NoteLike, type NotificationList } from './notes.js';
+import { createSearchPanel } from './search.js';
+import { createCannedReplies } from './canned-replies.js';
+import { createAssignment } from './assignment.js';
 import type { SourcesView } from './sources.js';
 
 // The API's shapes as this page reads them (lib/conversations/inbox.ts and the conversation events).
@@ -35,10 +39,19 @@ interface Conversation {
   createdAt: string;
   updatedAt: string;
   windowOpenUntil?: string | null;
-  deliveryProblem?: { code: string; message: string; at: string } | null;
+  deliveryProblem?: Problem | null;
 }
 
-interface Message {
+/** Why a message did not reach the customer: our code, and the platform's own number and title when it gave them. */
+interface Problem {
+  code: string;
+  message: string;
+  at: string;
+  platformCode?: number;
+  platformTitle?: string;
+}
+
+interface Message extends NoteLike {
   id: string;
   author: Author;
   text: string;
@@ -54,12 +67,15 @@ type DeliveryStatus = 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
 
 interface Delivery {
   status: DeliveryStatus;
-  error?: { code: string; message: string; at: string };
+  error?: Problem;
 }
 
 /** The events of `/agent/events`, by name. */
 interface InboxEvents {
   inbox: { conversations: Conversation[] };
+  notifications: NotificationList;
+  notification: AgentNotification;
+  assigned: { conversationId: string };
 }
 
 /** The events of `/agent/conversations/{id}/events`, by name: the conversation first, then changes. */
@@ -68,6 +84,7 @@ interface ConversationEvents {
   message: { message: Message };
   status: { status: Status; agentName: string | null };
   delivery: { messageId: string; delivery: Delivery };
+  note: { message: Message };
 }
 
 /** One event of a stream whose events are `Events`, narrowed by its name. */
@@ -184,7 +201,11 @@ async function api<Result>(method: string, path: string, body?: unknown): Promis
   const headers: Record<string, string> = { authorization: `Bearer ${state.token}` };
   const form = body instanceof FormData;
   if (body !== undefined && !form) headers['content-type'] = 'application/json';
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : form ? body : JSON.stringify(body) });
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+  });
   const json: unknown = await response.json().catch(() => null);
   if (response.status === 401) signOut('The token was not accepted: sign in again.');
   if (!response.ok) {
@@ -289,9 +310,18 @@ const deliveryRank: Record<DeliveryStatus, number> = { pending: 0, sent: 1, deli
 function ticks(delivery: Delivery): HTMLSpanElement {
   const { mark, label } = deliveryTicks[delivery.status] ?? deliveryTicks.pending;
   const span = el('span', `ticks ${delivery.status}`, mark);
-  span.title = delivery.error ? `${label}: ${delivery.error.message} [${delivery.error.code}]` : label;
+  span.title = delivery.error
+    ? `${label}: ${problemSummary(delivery.error)}. ${delivery.error.message} [${delivery.error.code}]`
+    : label;
   span.setAttribute('aria-label', span.title);
   return span;
+}
+
+/** Our code in words, the platform's own number and title beside it: "Recipient unavailable (WhatsApp 131026: Message undeliverable)". */
+function problemSummary(problem: Problem): string {
+  const ours = problem.code.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase());
+  if (problem.platformCode === undefined) return ours;
+  return `${ours} (WhatsApp ${problem.platformCode}${problem.platformTitle ? `: ${problem.platformTitle}` : ''})`;
 }
 
 /** A `delivery` event: the message's ticks move on (never back: events may repeat what the first read showed). */
@@ -347,6 +377,7 @@ function renderGroup(list: HTMLUListElement, conversations: Conversation[]) {
     row.append(el('span', 'who', contactName(conversation.contact)), el('span', 'when', time(conversation.updatedAt)));
     button.append(row, badges(conversation));
     if (conversation.agentName) button.append(el('span', 'when', `With ${conversation.agentName}`));
+    assignment.decorateRow(button, conversation);
     button.addEventListener('click', () => select(conversation.conversationId));
     item.append(button);
     list.append(item);
@@ -360,6 +391,7 @@ function renderDetail() {
   if (!conversation) return;
   $('contact').textContent = contactName(conversation.contact);
   $('badges').replaceChildren(...badges(conversation).childNodes);
+  assignment.show(conversation);
   if (conversation.agentName) $('badges').append(el('span', 'when', `With ${conversation.agentName}`));
   const status = conversation.status;
   $('take-over').disabled = status === 'closed';
@@ -389,7 +421,7 @@ function renderDetail() {
   if (problem)
     $('problem').textContent =
       (problem.code === 'window_closed' ? 'Handed to a person: the reply window has closed. ' : '') +
-      `Last message not delivered (${time(problem.at)}): ${problem.message} [${problem.code}]`;
+      `Last message not delivered (${time(problem.at)}): ${problemSummary(problem)}. ${problem.message} [${problem.code}]`;
   renderTranscript();
   renderExtras(conversation);
 }
@@ -405,6 +437,8 @@ function renderTranscript() {
     item.append(el('span', 'meta', `${who} · ${time(message.createdAt)}`), el('span', 'text', message.text));
     if (message.delivery) item.querySelector('.meta')!.append(' ', ticks(message.delivery));
     if (message.feedback) item.append(rating(message.feedback));
+    notesPanel.decorate(item, message);
+    assignment.decorate(item, message);
     transcript.append(item);
   }
   if (atBottom) transcript.scrollTop = transcript.scrollHeight;
@@ -444,7 +478,7 @@ function select(conversationId: string) {
         state.messages = [...messages];
         renderDetail();
         $('transcript').scrollTop = $('transcript').scrollHeight;
-      } else if (event.name === 'message') {
+      } else if (event.name === 'message' || event.name === 'note') {
         addMessage(event.data.message);
       } else if (event.name === 'delivery') {
         moveDelivery(event.data.messageId, event.data.delivery);
@@ -628,6 +662,73 @@ async function sendExtra(path: string, body: Record<string, unknown>, form: HTML
 const insights = createInsightsView({ api, download, el, showError, messageOf });
 $('insights').append(insights.element);
 
+/** Private notes: a composer below the reply box, and the notifications of mentions in the header (notes.ts). */
+const notesPanel = createNotesPanel({
+  api,
+  el,
+  showError,
+  messageOf,
+  time,
+  selected: () => state.selected,
+  open: (conversationId) => {
+    showView('inbox');
+    select(conversationId);
+  },
+  show: (message) => addMessage(message as Message),
+});
+$('detail').append(notesPanel.composer);
+$('live').before(notesPanel.bell);
+
+/** Conversation search at the head of the inbox list (search.ts): its results take the list's place until cleared. */
+const listSection = $('conversations').closest('section')!;
+const searchPanel = createSearchPanel({
+  api,
+  el,
+  showError,
+  messageOf,
+  time,
+  open: select,
+  showList: (shown) => listSection.classList.toggle('searching', !shown),
+});
+listSection.prepend(searchPanel.form, searchPanel.results);
+
+/** Canned replies (canned-replies.ts): `/` and a shortcut in the reply box, and their panel from the header. */
+const cannedReplies = createCannedReplies({
+  api,
+  el,
+  showError,
+  messageOf,
+  detailsOf,
+  box: $('reply-text'),
+  selected: () => state.selected,
+});
+$('reply').before(cannedReplies.suggestions);
+$('live').before(cannedReplies.manageButton);
+document.body.append(cannedReplies.panel);
+
+/** Teams and assignment (assignment.ts): the list's filters, availability, the Assign control, the "assigned to you" notice. */
+const assignment = createAssignment<Conversation>({
+  api,
+  el,
+  showError,
+  messageOf,
+  time,
+  showList: (conversations) => {
+    state.conversations = conversations;
+    renderList();
+  },
+  selected: () => state.selected,
+  open: (conversationId) => {
+    showView('inbox');
+    select(conversationId);
+  },
+  show: (message) => addMessage(message as Message),
+});
+$('conversations').closest('section')!.querySelector('h2')!.before(assignment.filters);
+$('live').before(assignment.availability);
+$('error').before(assignment.notice);
+$('badges').after(assignment.control);
+
 /** The Sources view, its module fetched the first time it is opened (most who sign in are agents, who never need it). */
 let sources: SourcesView | null = null;
 
@@ -674,10 +775,13 @@ function start() {
   $('signed-in').hidden = false;
   showView('inbox');
   renderDetail();
+  assignment.start();
   state.streams.inbox = follow<InboxEvents>('/agent/events', (event) => {
+    if (event.name === 'notifications') notesPanel.showNotifications(event.data);
+    if (event.name === 'notification') notesPanel.notify(event.data);
+    if (event.name === 'assigned') assignment.assigned(event.data.conversationId);
     if (event.name !== 'inbox') return;
-    state.conversations = event.data.conversations;
-    renderList();
+    assignment.inbox(event.data.conversations);
   });
 }
 
@@ -689,6 +793,10 @@ function signOut(message = '') {
   state.selected = null;
   state.conversation = null;
   state.conversations = [];
+  notesPanel.reset();
+  searchPanel.reset();
+  cannedReplies.reset();
+  assignment.reset();
   $('sign-in').hidden = false;
   $('signed-in').hidden = true;
   $('main').hidden = true;

@@ -38,6 +38,11 @@ export async function authenticateUser(
   if (!user.active) throw unauthorized('This user has been deactivated: ask an administrator of the service.');
   if (Date.parse(user.tokenExpiresAt) <= now().getTime())
     throw keyExpired('This user token has expired: ask an administrator of the service to rotate it.');
-  if (!roles.includes(user.role)) throw forbidden(`This needs the role ${roles.join(' or ')}; the user is ${user.role}.`);
+  refuseRole(user.role, roles);
   return user;
+}
+
+/** 403 unless `role` is one of `roles`: for a route stricter than its router (an admin's route among agents'). */
+export function refuseRole(role: UserRole, roles: readonly UserRole[]): void {
+  if (!roles.includes(role)) throw forbidden(`This needs the role ${roles.join(' or ')}; the user is ${role}.`);
 }

@@ -4,6 +4,8 @@ import { templateLimits } from '#messaging/templates.js';
 import { chatMessage } from './chat.js';
 import { templateLanguage, templateName, templateResponse } from './messaging-templates.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
+import { noteMessageProperties } from './notes.js';
+import { assignmentChange, inboxAssignmentQuery } from './teams.js';
 import { textPatterns } from './text-patterns.js';
 
 /** The longest reply an agent may send (the messaging platform takes 4,096 characters of text). */
@@ -26,19 +28,32 @@ export const listQuery = objectOf(
       description: 'One status, or `all`. Default: the conversations that need a person (`waiting_for_agent` and `agent`).',
     },
     channel,
+    ...inboxAssignmentQuery,
     limit: { type: 'integer', minimum: 1, maximum: agentLimits.listMax, default: agentLimits.listDefault },
   },
-  ['status', 'channel', 'limit'],
+  ['status', 'channel', 'teamId', 'assignee', 'sort', 'limit'],
 );
 
 export const inboxEventsQuery = objectOf({ token: userTokenQuery }, ['token']);
 export const conversationEventsQuery = objectOf({ token: userTokenQuery }, ['token']);
 
-const deliveryProblem = objectOf({
-  code: { type: 'string' },
-  message: { type: 'string', description: 'Why the last message did not reach the customer.' },
-  at: timestamp,
-});
+const deliveryProblem = objectOf(
+  {
+    code: { type: 'string' },
+    message: { type: 'string', description: 'Why the last message did not reach the customer.' },
+    at: timestamp,
+    platformCode: {
+      type: 'integer',
+      description:
+        "Messaging: the platform's own error number beside our `code` (131026 for `recipient_unavailable`, say), when it gave one.",
+    },
+    platformTitle: {
+      type: 'string',
+      description: "The platform's title of that error (`Message undeliverable`), when it gave one.",
+    },
+  },
+  ['platformCode', 'platformTitle'],
+);
 
 const summaryProperties = {
   conversationId: uuid,
@@ -62,6 +77,24 @@ const summaryProperties = {
     ['userId', 'email', 'name', 'phone', 'verified'],
   ),
   agentName: nullable({ type: 'string', description: 'The agent who has the conversation.' }),
+  teamId: nullable({
+    type: 'string',
+    description: 'The team it was routed to (docs/agent-inbox.md, "Teams and assignment"); null: none.',
+  }),
+  assignee: nullable(objectOf({ id: uuid, name: { type: 'string' } })),
+  sla: nullable(
+    objectOf({
+      dueAt: nullable({
+        ...timestamp,
+        description: 'The earliest due time of its running service-level targets (past: overdue).',
+      }),
+      breached: {
+        type: 'array',
+        items: { enum: ['firstResponse', 'nextResponse', 'resolution'] },
+        description: 'Targets breached and still running.',
+      },
+    }),
+  ),
   createdAt: timestamp,
   updatedAt: { ...timestamp, description: 'The last change of status (the newest activity the inbox sorts by).' },
   windowOpenUntil: nullable({
@@ -104,6 +137,11 @@ const agentMessage = {
   properties: {
     ...chatMessage.properties,
     delivery: { ...messageDelivery, description: 'Messaging only, on messages to the customer: how far it got.' },
+    ...noteMessageProperties,
+    assignment: {
+      ...assignmentChange,
+      description: 'On a private system message: a change of team or assignee (docs/agent-inbox.md, "Teams and assignment").',
+    },
   },
 } as const;
 
@@ -187,6 +225,7 @@ export const inboxEventStream = {
   description: [
     'A `text/event-stream`.',
     '`inbox` {conversations}: the list as `GET /agent/conversations?status=all&limit=200` answers it; sent at once, then whenever it changes (checked every 2 s).',
+    "`notifications` {notifications, unread}: the user's notifications as `GET /agent/notifications` answers them, once the stream follows them; `notification` {…one notification}: a new one (a colleague mentioned the user in a note), at once.",
     '`reconnect` {reason, retryMs}: the last event when the server process stops (`shutting_down`); reconnect (with `Last-Event-ID`) and another process answers.',
     'Comment lines (`: keep-alive`) arrive every 15 s.',
   ].join('\n'),
@@ -200,6 +239,7 @@ export const conversationEventStream = {
     '`message` {message}: a message was added (customer, AI, agent or system); it may repeat one of the first event: match by `id`.',
     '`status` {status, agentName}: the conversation changed status.',
     "`delivery` {messageId, delivery}: messaging only: one of our messages got further (`delivery` as on the conversation's messages; only forward).",
+    '`note` {message}: an agent wrote a private note (`private: true`, never sent to the customer); it may repeat one of the first event: match by `id`.',
     '`reconnect` {reason, retryMs}: the last event when the server process stops (`shutting_down`); reconnect (with `Last-Event-ID`) and another process answers.',
     'Comment lines (`: keep-alive`) arrive every 15 s.',
   ].join('\n'),

@@ -121,7 +121,27 @@ export const eventPayloads = {
   'conversation.created': envelope('conversation.created', objectOf(conversation)),
   'conversation.handed_off': envelope('conversation.handed_off', statusChange),
   'conversation.agent_assigned': envelope('conversation.agent_assigned', statusChange),
+  'conversation.assigned': envelope(
+    'conversation.assigned',
+    objectOf({
+      ...conversation,
+      teamId: nullable({ type: 'string' }),
+      assignee: nullable(objectOf({ id: { type: 'string' }, name: { type: 'string' } })),
+      reason: { enum: ['routed', 'not_taken_up', 'agent_left', 'offered', 'manual'] },
+      by: nullable(objectOf({ id: { type: 'string' }, name: { type: 'string' } })),
+    }),
+  ),
   'conversation.closed': envelope('conversation.closed', statusChange),
+  'sla.breached': envelope(
+    'sla.breached',
+    objectOf({
+      ...conversation,
+      metric: { enum: ['firstResponse', 'nextResponse', 'resolution'] },
+      dueAt: timestamp,
+      teamId: nullable({ type: 'string' }),
+      assigneeId: nullable({ type: 'string' }),
+    }),
+  ),
   'message.created': envelope(
     'message.created',
     objectOf({

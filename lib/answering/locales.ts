@@ -16,6 +16,8 @@ export interface OperatorStrings {
   handoffButton: string;
   handoffStarted: string;
   stillWaitingForAgent: string;
+  /** Handed off outside the team's office hours: when it is back (`Monday 9:00 AM GMT+1`, in the team's zone). */
+  teamAway(opening: string): string;
   agentJoined(agentName: string): string;
   handedBackToAi: string;
   closedIdle: string;
@@ -45,6 +47,7 @@ const strings: Record<Locale, OperatorStrings> = {
     handoffStarted: "I'm passing you to a person from our team. They will reply here.",
     stillWaitingForAgent:
       'Thanks for waiting. Everyone on our team is busy right now; a person will reply here as soon as possible.',
+    teamAway: (opening) => `Our team is away right now. We reply from ${opening}; your message is waiting for us.`,
     agentJoined: (agentName) => `${agentName} has joined the conversation.`,
     handedBackToAi: "You're chatting with the AI assistant again.",
     closedIdle: 'This conversation was closed after a period of inactivity.',
@@ -69,6 +72,7 @@ const strings: Record<Locale, OperatorStrings> = {
     handoffStarted: 'Ich verbinde Sie mit einer Person aus unserem Team. Sie antwortet Ihnen hier.',
     stillWaitingForAgent:
       'Danke für Ihre Geduld. Unser Team ist gerade beschäftigt; eine Person antwortet Ihnen hier so bald wie möglich.',
+    teamAway: (opening) => `Unser Team ist gerade nicht erreichbar. Wir antworten ab ${opening}; Ihre Nachricht wartet auf uns.`,
     agentJoined: (agentName) => `${agentName} ist dem Gespräch beigetreten.`,
     handedBackToAi: 'Sie schreiben wieder mit dem KI-Assistenten.',
     closedIdle: 'Dieses Gespräch wurde nach längerer Inaktivität beendet.',

@@ -30,9 +30,16 @@ export interface MessageDelivery {
 
 /** Why a message did not reach the customer, as agents see it. */
 export interface DeliveryProblem {
+  /** Ours: `window_closed`, `recipient_unavailable`, `token_invalid`, … (`lib/messaging/graph-errors.ts`). */
   code: string;
   message: string;
   at: string;
+  /**
+   * The platform's own error number and title (131026, "Message undeliverable"), which its
+   * documentation is indexed by, when the platform gave them; problems stored before have none.
+   */
+  platformCode?: number;
+  platformTitle?: string;
 }
 
 /** An event as delivered: durable events carry their stream id (the SSE `id`), tokens carry none. */

@@ -3,6 +3,7 @@ import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { ClosedBy, ConversationRef, ConversationStatus, HandoffBy } from '#workflows/conversations/types.js';
 import type { Locale } from '#workflows/locales.js';
+import { moveInInbox, placementKeys } from './inbox-placement.js';
 import { conversationKeys } from './redis-keys.js';
 
 export interface Contact {
@@ -35,6 +36,22 @@ export interface ConversationRecord extends ConversationRef {
   outcomeDay?: string;
   /** Who first handed it to a person, when one was asked for or took over. */
   handoffBy?: HandoffBy;
+  /** The team it was routed to at its handoff (docs/agent-inbox.md, "Teams and assignment"); absent: none. */
+  teamId?: string;
+  /** The agent it is assigned to: given to them and not yet taken over (status `waiting_for_agent`), or theirs (`agent`). */
+  assigneeId?: string;
+  assigneeName?: string;
+  /** When it was assigned to them, ISO 8601. */
+  assignedAt?: string;
+  /** Its service-level clocks as the inbox shows them: the earliest due time of a running clock, and what was breached. */
+  slaDueAt?: string;
+  slaBreached?: string[];
+}
+
+/** Who a conversation is assigned to, and its team, as the assignment step writes them. */
+export interface Assignment {
+  teamId: string | null;
+  assignee: { id: string; name: string } | null;
 }
 
 /** The statuses in which a conversation needs a person: the agent inbox's default list. */
@@ -56,6 +73,7 @@ export function isConversationId(value: string): boolean {
 export function createConversationRecords(redis: RedisClient, prefix: string, now: () => Date = () => new Date()) {
   const keys = conversationKeys(prefix);
   const verifiedVisitorKey = verifiedVisitorKeyOf(prefix);
+  const placement = (ref: Pick<ConversationRecord, 'conversationId' | 'tenantId'>) => placementKeys(prefix, ref);
 
   return tagUnavailable('redis', {
     async create(
@@ -79,20 +97,61 @@ export function createConversationRecords(redis: RedisClient, prefix: string, no
       return hash.tenantId ? fromHash(conversationId, hash) : undefined;
     },
 
+    /**
+     * A change of status, and with it the inbox's indexes: an agent who takes the conversation over is its
+     * assignee; handed back to the AI or closed, it is no one's (its team stays, for the reports).
+     */
     async setStatus(
-      { conversationId, tenantId }: Pick<ConversationRecord, 'conversationId' | 'tenantId'>,
+      ref: Pick<ConversationRecord, 'conversationId' | 'tenantId'>,
       status: ConversationStatus,
       agentName: string | null,
       agentId: string | null = null,
       /** With status `closed`: who closed it. */
       closedBy?: ClosedBy,
     ): Promise<void> {
-      const updatedAt = now().toISOString();
-      const fields = { status, agentName: agentName ?? '', agentId: agentId ?? '', updatedAt, ...(closedBy ? { closedBy } : {}) };
-      const writes = redis.multi().hSet(keys.record(conversationId), fields);
-      if (needsPerson.includes(status))
-        writes.zAdd(keys.needingPerson(tenantId), { score: Date.parse(updatedAt), value: conversationId });
-      else writes.zRem(keys.needingPerson(tenantId), conversationId);
+      const at = now();
+      const fields: Record<string, string> = {
+        status,
+        agentName: agentName ?? '',
+        agentId: agentId ?? '',
+        updatedAt: at.toISOString(),
+        ...(closedBy ? { closedBy } : {}),
+      };
+      if (status === 'agent' && agentId)
+        Object.assign(fields, { assigneeId: agentId, assigneeName: agentName ?? '', assignedAt: at.toISOString() });
+      if (status === 'ai' || status === 'closed') Object.assign(fields, { assigneeId: '', assigneeName: '', assignedAt: '' });
+      await moveInInbox(redis, placement(ref), ref.conversationId, at.getTime(), fields);
+    },
+
+    /** Assigns the conversation (or no one) within a team (or none), moving it in the inbox's indexes. */
+    async assign(ref: Pick<ConversationRecord, 'conversationId' | 'tenantId'>, { teamId, assignee }: Assignment): Promise<void> {
+      const at = now();
+      await moveInInbox(redis, placement(ref), ref.conversationId, at.getTime(), {
+        teamId: teamId ?? '',
+        assigneeId: assignee?.id ?? '',
+        assigneeName: assignee?.name ?? '',
+        assignedAt: assignee ? at.toISOString() : '',
+        updatedAt: at.toISOString(),
+      });
+    },
+
+    /**
+     * The conversation's service-level state, as its workflow's SLA step leaves it: the inbox's badge and its
+     * order by time left (`<inbox>:sla`, by the earliest due time, only while a clock runs).
+     */
+    async setSla(
+      ref: Pick<ConversationRecord, 'conversationId' | 'tenantId'>,
+      { dueAt, breached }: { dueAt: number | null; breached: string[] },
+    ) {
+      const slaIndex = `${keys.inbox(ref.tenantId)}:sla`;
+      const writes = redis
+        .multi()
+        .hSet(keys.record(ref.conversationId), {
+          slaDueAt: dueAt === null ? '' : new Date(dueAt).toISOString(),
+          slaBreached: breached.join(','),
+        });
+      if (dueAt === null) writes.zRem(slaIndex, ref.conversationId);
+      else writes.zAdd(slaIndex, { score: dueAt, value: ref.conversationId });
       await writes.exec();
     },
 
@@ -120,10 +179,26 @@ function verifiedVisitorKeyOf(prefix: string) {
 }
 
 function toHash(record: ConversationRecord): Record<string, string> {
-  const { conversationId: _id, contact, agentName, agentId, messaging, ...rest } = record;
+  const {
+    conversationId: _id,
+    contact,
+    agentName,
+    agentId,
+    messaging,
+    teamId,
+    assigneeId,
+    assigneeName,
+    assignedAt,
+    slaDueAt: _due,
+    slaBreached: _breached,
+    ...rest
+  } = record;
   return {
     ...rest,
     ...(agentId ? { agentId } : {}),
+    ...(teamId ? { teamId } : {}),
+    ...(assigneeId ? { assigneeId, assigneeName: assigneeName ?? '' } : {}),
+    ...(assignedAt ? { assignedAt } : {}),
     contact: JSON.stringify(contact),
     agentName: agentName ?? '',
     ...(messaging ? { messaging: JSON.stringify(messaging) } : {}),
@@ -150,5 +225,10 @@ function fromHash(conversationId: string, hash: Record<string, string>): Convers
     ...(hash.outcome ? { outcome: hash.outcome as NonNullable<ConversationRecord['outcome']> } : {}),
     ...(hash.outcomeDay ? { outcomeDay: hash.outcomeDay } : {}),
     ...(hash.handoffBy ? { handoffBy: hash.handoffBy as HandoffBy } : {}),
+    ...(hash.teamId ? { teamId: hash.teamId } : {}),
+    ...(hash.assigneeId ? { assigneeId: hash.assigneeId, assigneeName: hash.assigneeName ?? '' } : {}),
+    ...(hash.assignedAt ? { assignedAt: hash.assignedAt } : {}),
+    ...(hash.slaDueAt ? { slaDueAt: hash.slaDueAt } : {}),
+    ...(hash.slaBreached ? { slaBreached: hash.slaBreached.split(',') } : {}),
   };
 }

@@ -12,6 +12,12 @@ export function conversationKeys(prefix: string) {
     ofTenant: (tenantId: string) => `${prefix}:tenant:${tenantId}:conversations`,
     /** The tenant's conversations waiting for or with a person, by when they last changed status. */
     needingPerson: (tenantId: string) => `${prefix}:tenant:${tenantId}:conversations-needing-person`,
+    /**
+     * The base of the inbox's indexes of a tenant's conversations that need a person (`inbox-placement.ts`):
+     * `<base>:team:<id>`, `<base>:assignee:<userId>`, `<base>:unassigned`, `<base>:queue:<id>` (waiting, no one
+     * assigned, oldest first), `<base>:last-assigned` (when each agent was last given one: the turn).
+     */
+    inbox: (tenantId: string) => `${prefix}:tenant:${tenantId}:inbox`,
     /** A verified visitor's conversations with one operator, by creation time (the user id hashed). */
     ofVerifiedVisitor: (operatorId: string, userIdHash: string) =>
       `${prefix}:operator:${operatorId}:verified-visitor:${userIdHash}:conversations`,

@@ -10,11 +10,14 @@ import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import { conversationWorkflowId } from '#workflows/ids.js';
 import {
+  agentLeftSignal,
   agentReplyUpdate,
+  assignUpdate,
   closeUpdate,
   conversationClosedRefusal,
   customerMessageUpdate,
   handBackUpdate,
+  offerSignal,
   requestHandoffSignal,
   takeOverUpdate,
   visitorMessageSignal,
@@ -254,6 +257,25 @@ export function createConversationClient(client: Client, taskQueue: string, { ac
 
     close: (ref: ConversationRef, by: ClosedBy, options?: ActionOptions): Promise<ConversationStatus> =>
       act(ref, closeUpdate, [{ by }], options),
+
+    /** Assigns the conversation to `agent` (or no one), within `teamId` when given; resolves once recorded. */
+    assign: (
+      ref: ConversationRef,
+      assignment: { agent: Agent | null; teamId?: string | null; by: Agent },
+      options?: ActionOptions,
+    ): Promise<void> => act(ref, assignUpdate, [assignment], options),
+
+    /**
+     * Nudges for the conversation's assignment (`offer`: an agent with room asks for it; `agentLeft`: the
+     * agent it was given went away). Its workflow decides; one that has ended needs nothing.
+     */
+    async nudgeAssignment(ref: ConversationRef, nudge: { kind: 'offer' | 'agentLeft'; agentId: string }): Promise<void> {
+      try {
+        await handle(ref).signal(nudge.kind === 'offer' ? offerSignal : agentLeftSignal, { agentId: nudge.agentId });
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+    },
   });
 }
 

@@ -5,7 +5,7 @@ import type { Transcript } from '#conversations/transcript.js';
 import type { ChannelState } from './channel-state.js';
 import { GraphApiError, type GraphClient, type GraphCredential } from './graph-client.js';
 import { extrasPayloads, sendableOutsideWindow } from './agent-extras.js';
-import { deliveryProblemCode } from './graph-errors.js';
+import { deliveryProblemCode, platformErrorOf } from './graph-errors.js';
 import { markIfTokenRefused } from './token-refusal.js';
 import { choiceMessages, textMessages } from './outbound-message.js';
 import { askPayload } from './feedback-asks.js';
@@ -107,8 +107,16 @@ export function createDelivery({
   metrics = { delivered: () => undefined },
   now = () => new Date(),
 }: DeliveryDeps) {
-  async function fail(ref: ConversationRef, message: ChatMessage, code: string, text: string, partsSent: string[] = []) {
-    const problem: DeliveryProblem = { code, message: text, at: now().toISOString() };
+  /** `platform`: the platform's own error number and title, when it refused the send itself. */
+  async function fail(
+    ref: ConversationRef,
+    message: ChatMessage,
+    code: string,
+    text: string,
+    partsSent: string[] = [],
+    platform: Pick<DeliveryProblem, 'platformCode' | 'platformTitle'> = {},
+  ) {
+    const problem: DeliveryProblem = { code, message: text, at: now().toISOString(), ...platform };
     await channel.recordFailed(ref.conversationId, message.id, problem, partsSent);
     // The platform's own error numbers are many: the metric keeps their kind.
     metrics.delivered(code.startsWith('platform_error_') ? 'platform_error' : code);
@@ -171,7 +179,14 @@ export function createDelivery({
           if (error instanceof GraphApiError && error.kind === 'retryable') metrics.delivered('retried');
           if (!(error instanceof GraphApiError) || error.kind === 'retryable') throw error;
           if (await markIfTokenRefused(connections, connection.id, error)) tokenInvalid = true;
-          await fail(ref, message, codeOf(error), error.details || error.title, platformIds.filter(isString));
+          await fail(
+            ref,
+            message,
+            codeOf(error),
+            error.details || error.title,
+            platformIds.filter(isString),
+            platformErrorOf(error.code, error.title),
+          );
           if (error.kind === 'window_closed') {
             // The platform's clock is the truth: what follows is refused before it reaches the platform.
             await channel.closeWindow(conversationId, now());

@@ -1,3 +1,5 @@
+import type { DeliveryProblem } from '#conversations/events.js';
+
 /**
  * The Graph API's errors, sorted by what the channel does about them. The sorting goes by the
  * error's `code`, as Meta advises: HTTP statuses differ between gateways for the same code (some
@@ -52,6 +54,21 @@ export function kindOfErrorCode(code: number | null): GraphErrorKind {
  */
 export function deliveryProblemCode(code: number | null, kind: GraphErrorKind = kindOfErrorCode(code)): string {
   return kind === 'permanent' || kind === 'retryable' ? `platform_error_${code ?? 'unknown'}` : kind;
+}
+
+/**
+ * The platform's own number and title of an error, which agents see beside our code (its
+ * documentation is indexed by the number). A send's refusal words the title as its message with the
+ * number in front ("(#131026) Message undeliverable."), a `failed` status gives it as `title`: the
+ * number is taken off the words. None without a code (no answer, a proxy's page: nothing of the platform's).
+ */
+export function platformErrorOf(
+  code: number | null,
+  title: string | undefined,
+): Pick<DeliveryProblem, 'platformCode' | 'platformTitle'> {
+  if (code === null) return {};
+  const words = title?.replace(/^\(#\d+\)\s*/, '').trim();
+  return { platformCode: code, ...(words ? { platformTitle: words } : {}) };
 }
 
 export interface GraphApiErrorFields {

@@ -8,7 +8,7 @@ import { poll } from '#platform/poll.js';
 import type { Tenancy } from '#tenancy/index.js';
 import type { ConversationRef, ConversationTimers } from '#workflows/conversations/types.js';
 import type { ChannelState } from './channel-state.js';
-import { deliveryProblemCode } from './graph-errors.js';
+import { deliveryProblemCode, platformErrorOf } from './graph-errors.js';
 import type { WebhookEvent } from './webhook-payload.js';
 import type { FeedbackReplies } from './feedback-replies.js';
 import type { ConversationCounts } from '#insights/conversation-counts.js';
@@ -152,6 +152,8 @@ export function createInbound({
       code: deliveryProblemCode(event.error.code),
       message: event.error.details || event.error.message || event.error.title,
       at: event.timestamp,
+      // Beside ours, the platform's own number and title ("131026", "Message undeliverable").
+      ...platformErrorOf(event.error.code, event.error.title),
     };
     const moved = await channel.applyStatus(connection.id, event.messageId, event.status, problem);
     if (moved?.delivery.status !== 'failed' || moved.delivery.problem?.code !== 'window_closed') return;

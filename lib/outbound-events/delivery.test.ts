@@ -132,6 +132,13 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   t.is(handoff.status, 202);
   const { headers: agent } = await createUser(api(), tenantId, 'agent', 'Linus');
   const conversationPath = `/agent/conversations/${visitor.conversationId}`;
+  const agents = (await api().request('GET', '/agent/agents', { headers: agent })).body.agents as Array<{
+    id: string;
+    name: string;
+  }>;
+  const linus = agents.find((user) => user.name === 'Linus')!;
+  const assign = await api().request('POST', `${conversationPath}/assign`, { headers: agent, body: { agentId: linus.id } });
+  t.is(assign.status, 200);
   t.is((await api().request('POST', `${conversationPath}/take-over`, { headers: agent })).status, 200);
   t.is((await api().request('POST', `${conversationPath}/close`, { headers: agent })).status, 200);
 
@@ -193,6 +200,12 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   const byType = (type: EventType) => events.filter((event) => event.type === type);
   t.is(byType('conversation.created')[0].data.conversationId, visitor.conversationId);
   t.like(byType('conversation.agent_assigned')[0].data, { status: 'agent', agent: { name: 'Linus' } });
+  t.like(byType('conversation.assigned')[0].data, {
+    teamId: null,
+    assignee: { name: 'Linus' },
+    reason: 'manual',
+    by: { name: 'Linus' },
+  });
   t.true(
     byType('message.created').some(
       (event) => event.data.message.text === 'Do you ship to Iceland?' && event.data.message.author === 'visitor',
@@ -203,7 +216,12 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   const cmsFailure = byType('connector.sync_failed').find((event) => !event.data.file);
   t.like(cmsFailure.data, { connectorId: connector.body.id, kind: 'cms' });
   t.regex(cmsFailure.data.error, /401/);
-  t.like(byType('connector.sync_finished').find((event) => !event.data.file).data, { connectorId: finishing.body.id, kind: 'cms', mode: 'full', sent: 1 });
+  t.like(byType('connector.sync_finished').find((event) => !event.data.file).data, {
+    connectorId: finishing.body.id,
+    kind: 'cms',
+    mode: 'full',
+    sent: 1,
+  });
   t.like(ofFile('connector.sync_finished')[0]!.data, {
     connectorId: files.body.id,
     kind: 'files',
@@ -219,6 +237,7 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   t.deepEqual(lifecycle, [
     'conversation.created',
     'conversation.handed_off',
+    'conversation.assigned',
     'conversation.agent_assigned',
     'conversation.closed',
   ]);

@@ -52,6 +52,51 @@ export function conversationStatusChanged(
   };
 }
 
+/**
+ * A conversation's team or assignee changed (the workflow's assignment step, named by its effect number):
+ * routed at a handoff, given to the next agent, offered, or assigned by a person (`by`).
+ */
+export function conversationAssigned(
+  ref: ConversationFact,
+  change: {
+    effectId: number;
+    teamId: string | null;
+    assignee: { id: string; name: string } | null;
+    reason: string;
+    by?: { id: string; name: string };
+  },
+): NewEvent {
+  return {
+    id: eventIdOf('conversation.assigned', ref.conversationId, String(change.effectId)),
+    type: 'conversation.assigned',
+    data: {
+      ...conversationOf(ref),
+      teamId: change.teamId,
+      assignee: change.assignee,
+      reason: change.reason,
+      by: change.by ?? null,
+    },
+  };
+}
+
+/** A service-level clock of a conversation ran out (once per clock: its metric and when it started name it). */
+export function slaBreached(
+  ref: ConversationFact,
+  breach: { metric: string; cycle: number; dueAt: number; teamId: string | null; assigneeId: string | null },
+): NewEvent {
+  return {
+    id: eventIdOf('sla.breached', ref.conversationId, breach.metric, String(breach.cycle)),
+    type: 'sla.breached',
+    data: {
+      ...conversationOf(ref),
+      metric: breach.metric,
+      dueAt: new Date(breach.dueAt).toISOString(),
+      teamId: breach.teamId,
+      assigneeId: breach.assigneeId,
+    },
+  };
+}
+
 export function messageCreated(
   ref: ConversationFact,
   message: { id: string; author: string; text: string; createdAt: string; replyTo?: string },

@@ -3,6 +3,7 @@ import type { RedisClient } from '#platform/redis.js';
 import { createApiKeyRecords } from './api-keys.js';
 import { createOperatorRecords, type OperatorKeySettings } from './operators.js';
 import { tenancyKeys } from './redis-keys.js';
+import { createTeamRecords } from './teams.js';
 import { createTenantRecords } from './tenants.js';
 import { createUserRecords, type UserTokenSettings } from './users.js';
 
@@ -11,6 +12,18 @@ export type { Operator, OperatorChanges } from './operators.js';
 export type { Tenant, KnowledgeBase } from './tenants.js';
 export { EmailTakenError, userRoles, type User, type UserRole } from './users.js';
 export { apiKeyScopes, type Scope } from './scopes.js';
+export {
+  TeamLimitError,
+  defaultTeamAssignment,
+  maxTeams,
+  type Routing,
+  type RoutingRule,
+  type SlaPolicy,
+  type Team,
+  type TeamAssignment,
+  type TeamInput,
+} from './teams.js';
+export type { OfficeHours, OpenInterval, Weekday } from './office-hours.js';
 
 export type CredentialSettings = UserTokenSettings & OperatorKeySettings;
 
@@ -26,7 +39,7 @@ export interface TenancyOptions {
 }
 
 /**
- * Tenants, knowledge bases, API keys, operators and users, kept in Redis under `prefix`. When Redis
+ * Tenants, knowledge bases, API keys, operators, users and teams, kept in Redis under `prefix`. When Redis
  * cannot be reached, every function fails with a DependencyUnavailableError naming it.
  */
 export function createTenancy(
@@ -40,6 +53,7 @@ export function createTenancy(
     ...createApiKeyRecords(storage),
     ...createOperatorRecords(storage, credentials),
     ...createUserRecords(storage, credentials),
+    ...createTeamRecords(storage),
   });
 }
 

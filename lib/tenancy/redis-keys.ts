@@ -7,6 +7,9 @@ export function tenancyKeys(prefix: string) {
     tenantApiKeys: (tenantId: string) => `${prefix}:tenant:${tenantId}:api-keys`,
     tenantOperators: (tenantId: string) => `${prefix}:tenant:${tenantId}:operators`,
     tenantUsers: (tenantId: string) => `${prefix}:tenant:${tenantId}:users`,
+    /** A tenant's teams (a hash of id to JSON) and its routing rules (JSON). */
+    tenantTeams: (tenantId: string) => `${prefix}:tenant:${tenantId}:teams`,
+    tenantRouting: (tenantId: string) => `${prefix}:tenant:${tenantId}:routing`,
     /** Look-ups from a credential (or its hash) to the record's id. */
     apiKeyByHash: (hash: string) => `${prefix}:api-key-by-hash:${hash}`,
     operatorByKey: (operatorKey: string) => `${prefix}:operator-by-key:${operatorKey}`,

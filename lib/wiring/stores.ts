@@ -3,6 +3,14 @@ import type { Client } from '@temporalio/client';
 import { createAnswerBudget } from '#conversations/answer-budget.js';
 import { createConversationRecords } from '#conversations/records.js';
 import { createTranscript } from '#conversations/transcript.js';
+import { createAssigner } from '#conversations/assignment.js';
+import { createSlaCounts } from '#insights/sla-counts.js';
+import { createAssignmentLog } from '#conversations/assignment-log.js';
+import { createAvailability } from '#conversations/availability.js';
+import { createInboxChanges } from '#conversations/inbox-changes.js';
+import { createTenancy } from '#tenancy/index.js';
+import { createSearchChanges } from '#conversations/search/changes.js';
+import { createConversationSearchIndex } from '#conversations/search/search-index.js';
 import { createConnectorRecords } from '#connectors/records.js';
 import { createSyncState, type SyncRunObserver } from '#connectors/sync-state.js';
 import { createCrawlState } from '#connectors/website/crawl-state.js';
@@ -107,6 +115,8 @@ export function createStores({
   const gapsClustering = createGapsClusteringClient(temporal, taskQueue, config.contentGapsSettleSeconds);
   const insights = {
     counts: createConversationCounts(redis, prefix),
+    /** Service-level outcomes per team and agent (docs/agent-inbox.md, "Office hours and SLAs"). */
+    slaCounts: createSlaCounts(redis, prefix),
     contentGaps: {
       store: gapStore,
       clustering: gapsClustering,
@@ -140,16 +150,28 @@ export function createStores({
   };
 
   const events = createEventPublisher(redis, prefix);
+  const records = createConversationRecords(redis, prefix);
+  const transcript = createTranscript(redis, prefix);
+  const availability = createAvailability(redis, prefix);
   return {
     secretBox,
     knowledge,
     conversations: {
       /** A conversation's events, published to its followers (the channel state publishes deliveries too). */
       events,
-      records: createConversationRecords(redis, prefix),
-      transcript: createTranscript(redis, prefix),
+      records,
+      transcript,
+      /** Teams and assignment (docs/agent-inbox.md): agents' availability, who gets what, its history, the inbox's nudges. */
+      availability,
+      assigner: createAssigner({ redis, prefix, tenancy: createTenancy(redis, prefix), records, availability, transcript }),
+      assignmentLog: createAssignmentLog(redis, prefix),
+      inboxChanges: createInboxChanges(redis, prefix),
       /** Each operator's AI answers per UTC day: spent by the chat route, and by the worker for messaging conversations. */
       answerBudget: createAnswerBudget(redis, { prefix, perDay: config.conversations.operatorAnswersPerDay }),
+      /** The conversations the search index has yet to take in: marked beside each change (docs/agent-inbox.md). */
+      searchChanges: createSearchChanges(redis, prefix),
+      /** The agents' conversation search (Weaviate, BM25): written by the worker's indexer, read by the API. */
+      searchIndex: createConversationSearchIndex(weaviate),
     },
     insights,
     messaging: {

@@ -44,6 +44,18 @@ export const agentReplyUpdate = defineUpdate<void, [AgentReply]>('agentReply');
 /** The agent gives the conversation back to the AI. */
 export const handBackUpdate = defineUpdate<ConversationStatus, [{ agentId: string }]>('handBack');
 
+/**
+ * A person assigns the conversation to an agent (or no one), within a team (absent: its team stays);
+ * refused when it is closed, or to no one while an agent answers it. Answers once recorded.
+ */
+export const assignUpdate = defineUpdate<void, [{ agent: Agent | null; teamId?: string | null; by: Agent }]>('assign');
+
+/** An available agent with room asks for a waiting conversation that nobody has (the inbox's offers). */
+export const offerSignal = defineSignal<[{ agentId: string }]>('offer');
+
+/** The agent went away or offline: a waiting conversation given to them goes to the next. */
+export const agentLeftSignal = defineSignal<[{ agentId: string }]>('agentLeft');
+
 /** Ends the conversation; closing a closed one is refused. */
 export const closeUpdate = defineUpdate<ConversationStatus, [{ by: ClosedBy }]>('close');
 

@@ -74,6 +74,56 @@ export interface Agent {
 }
 
 export type HandoffBy = 'visitor' | 'ai' | 'agent';
+
+/**
+ * One step of assigning a conversation that needs a person (docs/agent-inbox.md, "Teams and assignment"):
+ * `route` at a handoff (the team by the tenant's rules, then an agent of it when the team assigns
+ * automatically); `next` when the agent it was given did not take it up in time or left (`fallback`: with
+ * no one else, keep it where it is, or put it back in the team's queue); `offer` when an available agent
+ * with room asks for the next waiting conversation; `manual` when a person assigns it (or no one).
+ */
+export type AssignmentStep =
+  | { kind: 'route' }
+  | { kind: 'next'; exclude: string[]; fallback: 'keep' | 'queue' }
+  | { kind: 'offer'; agentId: string }
+  | { kind: 'manual'; agent: Agent | null; teamId?: string | null; by: Agent };
+
+/** Where an assignment step left the conversation. */
+export interface AssignmentResult {
+  teamId: string | null;
+  agent: Agent | null;
+  /** The team's limit for taking it up, when it assigns automatically: then it is offered to the next. */
+  offerMs: number | null;
+  /** The team has service-level targets: the conversation's clocks start (absent in older results: none). */
+  sla?: boolean;
+}
+
+export const slaMetrics = ['firstResponse', 'nextResponse', 'resolution'] as const;
+/** What a team's service-level targets time: the first agent reply, each next reply, the close. */
+export type SlaMetric = (typeof slaMetrics)[number];
+
+/** One running service-level clock: when it is due (epoch ms, in open time where the team has office hours). */
+export interface SlaClock {
+  dueAt: number;
+  /** Next response: the how-manyth customer message awaiting a reply (each is met or breached once). */
+  cycle: number;
+  breached: boolean;
+}
+
+export type SlaClocks = Partial<Record<SlaMetric, SlaClock>>;
+
+/**
+ * A change of the conversation's clocks, at `at` (epoch ms): clocks to start (their due time is the
+ * activity's to compute: office hours), to stop (met when not breached), to drop (stopped, counting
+ * nothing: a first response never owed once the conversation closed), and the one breached now.
+ */
+export interface SlaChange {
+  at: number;
+  start?: SlaMetric[];
+  stop?: SlaMetric[];
+  drop?: SlaMetric[];
+  breach?: SlaMetric;
+}
 export type ClosedBy = 'agent' | 'visitor' | 'idle';
 
 /** Everything the workflow keeps between events; small and serialisable. */
@@ -105,6 +155,12 @@ export interface ConversationSnapshot {
   agentReplied?: boolean;
   /** True once the AI answered a question from the knowledge base (absent in older snapshots: false). */
   answered?: boolean;
+  /** Set when the conversation started with assignment (absent in older ones: they are never routed). */
+  assigning?: boolean;
+  /** Its team and assignee, as the last assignment step left them (absent: none yet). */
+  assignment?: AssignmentResult & { at: number };
+  /** Its running service-level clocks (absent: none). */
+  sla?: SlaClocks;
 }
 
 /** A notice the operator posts into the conversation when its status changes. */
@@ -122,6 +178,8 @@ export type ConversationEffect =
       /** On closing: what decides the outcome (absent from effects queued by older code). */
       closing?: ClosingFacts;
     }
+  | { kind: 'assign'; step: AssignmentStep }
+  | { kind: 'sla'; change: SlaChange }
   | ({
       kind: 'agentMessage';
       agent: Agent;

@@ -15,12 +15,15 @@ import {
 import type { Activities } from '#activities/index.js';
 import { conversationStatusKey } from '../search-attributes.js';
 import {
+  agentLeftSignal,
   agentReplyUpdate,
+  assignUpdate,
   closeUpdate,
   conversationClosedRefusal,
   conversationStateQuery,
   customerMessageUpdate,
   handBackUpdate,
+  offerSignal,
   requestHandoffSignal,
   takeOverUpdate,
   visitorMessageSignal,
@@ -40,11 +43,12 @@ const { answerVisitorMessage } = proxyActivities<Activities>({
 // Transcript and status writes are small and must happen: retried until Redis is back. They run as
 // local activities, in the worker that runs the workflow, so each costs the Temporal server no task
 // of its own: under load that is what keeps the server free to take in customers' messages.
-const { recordVisitorMessage, recordConversationStatus, recordAgentMessage } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  scheduleToCloseTimeout: '1 day',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+const { recordVisitorMessage, recordConversationStatus, recordAgentMessage, assignConversation, trackSla } =
+  proxyLocalActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: '1 day',
+    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  });
 
 // Sending to the messaging platform (a local activity too, for the same reason): throttling and
 // server errors back off (1 s doubling, at most 30 s between tries), as does a run that finds
@@ -73,7 +77,9 @@ const defaultMaxHistoryEvents = 2_000;
  */
 export async function conversationWorkflow(input: ConversationInput): Promise<void> {
   const { conversation: ref, timers } = input;
-  const conversation = input.snapshot ? new Conversation(input.snapshot) : Conversation.start(Date.now());
+  const conversation = input.snapshot
+    ? new Conversation(input.snapshot)
+    : Conversation.start(Date.now(), { assigning: patched(teamAssignment) });
 
   setHandler(visitorMessageSignal, (message) => {
     // A signal cannot be refused: one after closing is dropped, and said so (the messaging channel uses the update below).
@@ -120,11 +126,18 @@ export async function conversationWorkflow(input: ConversationInput): Promise<vo
   setHandler(
     closeUpdate,
     async ({ by }) => {
-      await effectDone(conversation, conversation.close(by));
+      await effectDone(conversation, conversation.close(by, Date.now()));
       return conversation.status;
     },
     { validator: (_input) => refuse(conversation.refuseClose()) },
   );
+  setHandler(
+    assignUpdate,
+    async ({ agent, teamId, by }) => effectDone(conversation, conversation.assign(agent, teamId, by, Date.now())),
+    { validator: ({ agent }) => refuse(conversation.refuseAssign(agent)) },
+  );
+  setHandler(offerSignal, ({ agentId }) => void conversation.offer(agentId));
+  setHandler(agentLeftSignal, ({ agentId }) => void conversation.agentLeft(agentId));
   setHandler(conversationStateQuery, () => conversation.snapshot());
 
   for (;;) {
@@ -194,6 +207,20 @@ async function carryOut(ref: ConversationRef, conversation: Conversation, effect
       });
       upsertSearchAttributes([{ key: conversationStatusKey, value: effect.status }]);
       return;
+    case 'assign': {
+      const result = await assignConversation({
+        conversation: ref,
+        step: effect.step,
+        handoffBy: conversation.handoffBy,
+        effectId: effect.id,
+        ...(conversation.assignment ? { previous: conversation.assignment } : {}),
+      });
+      conversation.noteAssignment(result, Date.now());
+      return;
+    }
+    case 'sla':
+      conversation.noteSla(await trackSla({ conversation: ref, change: effect.change, clocks: conversation.slaClocks ?? {} }));
+      return;
     case 'agentMessage':
       await recordAgentMessage({
         conversation: ref,
@@ -230,6 +257,8 @@ async function deliver(ref: ConversationRef, conversation: Conversation): Promis
 
 /** Patches: a window found closed hands the conversation to a person; customers' messages are marked read when answered. */
 const windowClosedHandoff = 'window-closed-handoff';
+/** Conversations started with this code route their handoffs to teams and assign them (older ones never do). */
+const teamAssignment = 'team-assignment';
 const markReadOnAnswer = 'mark-read-on-answer';
 
 /** Marks the customer's message (`messageId`, else their latest) read; a receipt that fails for good is let go. */

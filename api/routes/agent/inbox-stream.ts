@@ -5,13 +5,13 @@ import type { EventStream } from '#api/server-sent-events.js';
  * event when it differs from the last one sent (the first read is always sent). Polling the records
  * is simpler than merging every conversation's events, and a few seconds late is fine for a queue of
  * people waiting. A read that fails is skipped (the next one retries); reads never overlap. The timer
- * stops when the stream ends.
+ * stops when the stream ends. `refresh` reads it at once.
  */
 export function sendInboxUpdates(
   stream: EventStream,
   read: () => Promise<unknown>,
   options: { intervalMs: number; onError?: (error: unknown) => void },
-): void {
+): { refresh(): void } {
   let last: string | undefined;
   let reading = false;
 
@@ -35,4 +35,6 @@ export function sendInboxUpdates(
   const timer = setInterval(() => void tick(), options.intervalMs);
   stream.onEnd(() => clearInterval(timer));
   void tick();
+  // A change told at once (an assignment) is read now rather than at the next tick; a read under way takes it in, or the next tick does.
+  return { refresh: () => void tick() };
 }

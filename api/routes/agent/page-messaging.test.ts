@@ -92,6 +92,12 @@ test("the page shows the customer's number, delivery ticks moving live, and why 
     await tab.locator('#problem:not([hidden])').waitFor({ timeout: serviceWaitMs });
     t.regex(await tab.innerText('#problem'), /Handed to a person: the reply window has closed\..*\[window_closed\]/);
     t.regex((await tab.locator('#transcript li.message.ai .ticks.failed').getAttribute('title')) ?? '', /window_closed/);
+    // Beside our code, the platform's own number and title, which its documentation is indexed by.
+    t.regex(await tab.innerText('#problem'), /Window closed \(WhatsApp 131047: Re-engagement message\)/);
+    t.regex(
+      (await tab.locator('#transcript li.message.ai .ticks.failed').getAttribute('title')) ?? '',
+      /^Not delivered: Window closed \(WhatsApp 131047: Re-engagement message\)/,
+    );
 
     await tab.screenshot({ path: join(artifactsDir(), 'agent-inbox-messaging.png'), fullPage: true });
     t.is(page.consoleText('error'), '', 'no script or CSP errors');

@@ -28,7 +28,7 @@ const readPageFile = (name: string) => readFile(new URL(name, pageDir), 'utf8');
 
 /**
  * The scripts are TypeScript, type-checked with the page's own tsconfig; esbuild only strips the
- * types (no bundling: `app.ts` imports only its siblings `insights.ts` and, for admins,
+ * types (no bundling: `app.ts` imports only its siblings `insights.ts`, `notes.ts`, `search.ts`, `canned-replies.ts` and, for admins,
  * `sources.ts`, which the browser fetches as `/agent/insights.js` and `/agent/sources.js`; `sources.ts`
  * imports its sibling `source-files.ts`, fetched as `/agent/source-files.js`). ES2022
  * like that tsconfig: the page is for current browsers, it already relies on `crypto.randomUUID`
@@ -50,6 +50,10 @@ const pageScript = madeOnce(() => transpileScript('app.ts'));
 const insightsScript = madeOnce(() => transpileScript('insights.ts'));
 const sourcesScript = madeOnce(() => transpileScript('sources.ts'));
 const sourceFilesScript = madeOnce(() => transpileScript('source-files.ts'));
+const searchScript = madeOnce(() => transpileScript('search.ts'));
+const notesScript = madeOnce(() => transpileScript('notes.ts'));
+const cannedRepliesScript = madeOnce(() => transpileScript('canned-replies.ts'));
+const assignmentScript = madeOnce(() => transpileScript('assignment.ts'));
 const pageCss = madeOnce(() => readPageFile('app.css'));
 
 /**
@@ -109,6 +113,38 @@ export function createAgentPageRouter() {
       responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
     },
     serve('text/javascript; charset=utf-8', sourceFilesScript),
+  );
+  router.get(
+    '/agent/search.js',
+    {
+      summary: "The agent inbox page's conversation search, at the head of its list",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', searchScript),
+  );
+  router.get(
+    '/agent/notes.js',
+    {
+      summary: "The agent inbox page's private notes and notifications",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', notesScript),
+  );
+  router.get(
+    '/agent/canned-replies.js',
+    {
+      summary: "The agent inbox page's canned replies: shortcuts in the reply box, and their panel",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', cannedRepliesScript),
+  );
+  router.get(
+    '/agent/assignment.js',
+    {
+      summary: "The agent inbox page's teams and assignment: the list's filters, availability, the Assign control",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', assignmentScript),
   );
   router.get(
     '/agent/app.css',

@@ -1,24 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { EventFollower } from '#conversations/events.js';
 import type { Inbox, InboxFilter } from '#conversations/inbox.js';
-import { isConversationId, type ConversationRecord, type ConversationRecords } from '#conversations/records.js';
+import type { ConversationRecord, ConversationRecords } from '#conversations/records.js';
 import type { ChatMessage } from '#conversations/chat-message.js';
 import type { Transcript } from '#conversations/transcript.js';
 import type { Ratings } from '#insights/ratings.js';
-import {
-  ActionNotConfirmedError,
-  ConversationActionRefusedError,
-  ConversationClosedError,
-  type ConversationClient,
-} from '#conversations/workflow-client.js';
+import { ActionNotConfirmedError, type ConversationClient } from '#conversations/workflow-client.js';
 import type { ChannelState } from '#messaging/channel-state.js';
 import type { Agent } from '#workflows/conversations/types.js';
+import type { AssignmentLog } from '#conversations/assignment-log.js';
+import type { SlaCounts } from '#insights/sla-counts.js';
+import { assignmentMessage } from '#conversations/assignment-log.js';
+import type { AgentAvailability } from '#conversations/availability.js';
+import type { InboxPlacement } from '#conversations/inbox-offers.js';
+import { interleave } from '#conversations/interleave.js';
+import { keepInboxPresence, type InboxPresenceDeps } from './inbox-presence.js';
 import { sendInboxUpdates } from './inbox-stream.js';
+import type { AgentNotesView } from './notes-live.js';
 import { tokenFromQuery } from './query-token.js';
-import type { PreparedReply, ReplyExtras } from './reply-extras.js';
+import type { ReplyExtras } from './reply-extras.js';
 import { agentRefusal, replyRefusal } from './reply-refusal.js';
-import { AppError, conflict, conversationClosed, invalidPayload } from '#api/errors.js';
-import { ownedBy } from '#api/ownership.js';
+import { createReplySending, open, workflowAction } from './reply-sending.js';
+import { AppError, invalidPayload } from '#api/errors.js';
 import { followThenAct, type EventStreams, type StreamCap, type StreamRecheck } from '#api/server-sent-events.js';
 import { authenticateUser } from '#api/middleware/user-auth.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
@@ -54,16 +57,28 @@ export interface AgentRouterDeps {
   /** Each rated answer's feedback, shown with the transcript. */
   ratings: Pick<Ratings, 'withFeedback'>;
   follower: EventFollower;
-  conversations: Pick<ConversationClient, 'takeOver' | 'agentReply' | 'handBack' | 'close'>;
+  conversations: Pick<ConversationClient, 'takeOver' | 'agentReply' | 'handBack' | 'close' | 'nudgeAssignment'>;
   channel: Pick<ChannelState, 'windowOpenUntil' | 'problemOf' | 'deliveriesOf'>;
   /** Templates and files on the messaging channel (`reply-extras.ts`). */
   extras: ReplyExtras;
+  /** Private notes among the transcript and on the streams, and the user's notifications (`notes-live.ts`). */
+  notes: AgentNotesView;
+  assignment: AgentAssignmentDeps;
   now?: () => Date;
   /** How often the inbox stream looks for changes. */
   inboxIntervalMs?: number;
   streams: EventStreams;
   /** Open event streams per user at most; how often an open stream checks its token again. */
   streamSettings: { perUser: number; recheckMs: number };
+}
+
+/** Teams and assignment, as the inbox shows them: the assignments' history among the transcript, presence and offers. */
+export interface AgentAssignmentDeps extends Omit<InboxPresenceDeps, 'conversations'> {
+  log: Pick<AssignmentLog, 'read'>;
+  /** Service-level outcomes, for the insights' SLA report. */
+  slaCounts: Pick<SlaCounts, 'report'>;
+  availability: AgentAvailability;
+  placement: InboxPlacement;
 }
 
 const isStreamPath = (path: string) => path === '/agent/events' || /^\/agent\/conversations\/[^/]+\/events$/.test(path);
@@ -84,6 +99,8 @@ export function createAgentRouter({
   conversations,
   channel,
   extras,
+  notes,
+  assignment,
   now = () => new Date(),
   inboxIntervalMs = 2_000,
   streams,
@@ -113,11 +130,18 @@ export function createAgentRouter({
   };
 
   const agentOf = (user: UserState['user']): Agent => ({ agentId: user.id, name: user.name });
+  const { owned, windowOf, sendReply } = createReplySending({ records, conversations, channel });
   const detailed = async (record: ConversationRecord) => ({
     ...(await inbox.summarize(record)),
-    messages: await withDeliveries(
-      record,
-      await ratings.withFeedback(record.conversationId, await transcript.read(record.conversationId)),
+    messages: interleave(
+      await notes.withNotes(
+        record.conversationId,
+        await withDeliveries(
+          record,
+          await ratings.withFeedback(record.conversationId, await transcript.read(record.conversationId)),
+        ),
+      ),
+      (await assignment.log.read(record.conversationId)).map(assignmentMessage),
     ),
   });
 
@@ -138,12 +162,14 @@ export function createAgentRouter({
       description:
         'Newest activity (`updatedAt`) first. By default the conversations that need a person (`waiting_for_agent` and `agent`); `status=all` for every status. ' +
         'Those that need a person come from their own index (up to 1,000, latest change of status first), so newer conversations never push them out; ' +
-        "other statuses are looked for among the tenant's latest 1,000 conversations (by creation). Roles admin and agent.",
+        "other statuses are looked for among the tenant's latest 1,000 conversations (by creation). " +
+        '`assignee=mine|unassigned` and `teamId` read indexes of their own (docs/agent-inbox.md, "Teams and assignment"). Roles admin and agent.',
       query: listQuery,
       responses: { 200: { description: 'The conversations', schema: conversationListResponse } },
     },
     async (ctx) => {
-      ctx.body = { conversations: await inbox.list(ctx.state.user.tenantId, ctx.state.query) };
+      const { user } = ctx.state;
+      ctx.body = { conversations: await inbox.list(user.tenantId, { ...ctx.state.query, userId: user.id }) };
     },
   );
 
@@ -163,9 +189,23 @@ export function createAgentRouter({
       const filter: InboxFilter = { status: 'all', limit: 200 };
       const stream = openUserStream(ctx);
       stream.start();
-      sendInboxUpdates(stream, () => inbox.list(tenantId, filter), {
+      const updates = sendInboxUpdates(stream, () => inbox.list(tenantId, filter), {
         intervalMs: inboxIntervalMs,
         onError: (error) => ctx.state.log.warn({ err: error }, 'inbox update failed'),
+      });
+      // The page keeps its agent present and given conversations, and hears of assignments at once.
+      keepInboxPresence(
+        stream,
+        ctx.state.user,
+        { ...assignment, conversations },
+        {
+          refresh: updates.refresh,
+          onError: (error) => ctx.state.log.warn({ err: error }, 'inbox presence failed'),
+        },
+      ).catch((error: unknown) => ctx.state.log.warn({ err: error }, 'inbox changes not followed'));
+      // Mentions arrive at once, on the user's own channel, not at the list's next poll.
+      notes.followNotifications(stream, ctx.state.user.id).catch((error: unknown) => {
+        ctx.state.log.warn({ err: error }, 'notifications not followed');
       });
     },
   );
@@ -174,7 +214,8 @@ export function createAgentRouter({
     '/agent/conversations/{conversationId}',
     {
       summary: 'Read a conversation',
-      description: "The conversation with its transcript. Another tenant's: 403; unknown: 404.",
+      description:
+        "The conversation with its transcript, the agents' private notes among its messages (`private: true`). Another tenant's: 403; unknown: 404.",
       responses: { 200: { description: 'The conversation', schema: agentConversationResponse } },
       errors: [404],
     },
@@ -199,6 +240,8 @@ export function createAgentRouter({
       const { tenantId } = ctx.state.user;
       const { conversationId } = await owned(tenantId, ctx.params.conversationId!);
       const stream = openUserStream(ctx);
+      // Notes are not conversation events (the visitor's stream has none): followed on their own, held until the snapshot is out.
+      const newNotes = await notes.followNotes(stream, conversationId);
       // Follow first, then read: nothing can happen between the snapshot and the first live event.
       await followThenAct(
         stream,
@@ -211,6 +254,7 @@ export function createAgentRouter({
         },
         async () => [{ event: 'conversation', data: await detailed(await owned(tenantId, conversationId)) }],
       );
+      newNotes.release();
     },
   );
 
@@ -312,26 +356,6 @@ export function createAgentRouter({
     },
   );
 
-  /** Hands the agent's message to the conversation (202 with its id); a refusal is a 409, as `workflowAction` says. */
-  async function sendReply(
-    ctx: { status: number; body: unknown; state: UserState },
-    conversation: ConversationRecord,
-    messageId: string,
-    content: PreparedReply,
-  ): Promise<void> {
-    const agentId = ctx.state.user.id;
-    await workflowAction(
-      () =>
-        conversations.agentReply(conversation, { agentId, messageId, ...content }, { updateId: `reply/${agentId}/${messageId}` }),
-      { messageId },
-    ).catch((error: unknown) => {
-      // Accepted by the conversation: it will be sent, which is what 202 says.
-      if (!(error instanceof ActionNotConfirmedError && error.stage === 'accepted')) throw error;
-    });
-    ctx.status = 202;
-    ctx.body = { messageId };
-  }
-
   router.post(
     '/agent/conversations/{conversationId}/hand-back',
     statusAction(
@@ -358,27 +382,10 @@ export function createAgentRouter({
     },
   );
 
-  /** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
-  async function owned(tenantId: string, conversationId: string): Promise<ConversationRecord> {
-    const record = isConversationId(conversationId) ? await records.get(conversationId) : undefined;
-    return ownedBy(record, tenantId, `conversation ${conversationId}`);
-  }
-
-  async function windowOf(conversation: ConversationRecord): Promise<Date | undefined> {
-    return conversation.channel === 'messaging' ? channel.windowOpenUntil(conversation.conversationId) : undefined;
-  }
-
   return router;
 }
 
-/** A conversation that is still open: a closed one answers 409 `conversation_closed` before the workflow is asked. */
-async function open(reading: Promise<ConversationRecord>): Promise<ConversationRecord> {
-  const conversation = await reading;
-  if (conversation.status === 'closed') throw conversationClosed();
-  return conversation;
-}
-
-const actionWaitNote =
+export const actionWaitNote =
   'Answers once the conversation applied it, within `WORKFLOW_WAIT_SECONDS` (15 s by default): past that, 202 `{accepted: true}` when the conversation accepted it ' +
   '(it will be applied), or 503 `action_not_confirmed` with Retry-After when it has not taken it up (no worker): it may still be applied, so send it again with the same ' +
   '`Idempotency-Key` (the one sent, or the one in the error details), which attaches to the first and answers its outcome.';
@@ -397,7 +404,7 @@ function statusAction(summary: string, description: string) {
   };
 }
 
-const idempotencyKeyHeader = {
+export const idempotencyKeyHeader = {
   name: 'Idempotency-Key',
   required: false,
   description:
@@ -405,7 +412,7 @@ const idempotencyKeyHeader = {
 };
 
 /** The update id of an agent's action, from the user's `Idempotency-Key` or a new one, and that key. */
-function agentAction(ctx: { get(name: string): string; state: UserState }, action: string) {
+export function agentAction(ctx: { get(name: string): string; state: UserState }, action: string) {
   const key = ctx.get('idempotency-key');
   if (key && !idempotencyKeyPattern.test(key))
     throw invalidPayload('The Idempotency-Key header takes up to 100 of A-Z a-z 0-9 . _ : -', [
@@ -431,32 +438,3 @@ async function answerAction(
 }
 
 type ConversationStatusValue = Awaited<ReturnType<ConversationClient['takeOver']>>;
-
-/** Seconds a client waits before sending an unconfirmed action again. */
-const retryAfterSeconds = 5;
-
-/** How the workflow words a refusal because the conversation has ended. */
-const closedReason = /^The conversation is (already )?closed\.$/;
-
-/**
- * An agent's action on the workflow, its refusals as 409s carrying the workflow's reason; one it did
- * not take up in time as 503 `action_not_confirmed`, with what to send it again with.
- */
-async function workflowAction<T>(run: () => Promise<T>, retryWith: Record<string, string>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ActionNotConfirmedError && error.stage === 'sent')
-      throw new AppError(
-        503,
-        'action_not_confirmed',
-        `The conversation did not confirm this action within ${error.waitMs / 1000} s; it may still be applied: send it again with the same key to learn its outcome.`,
-        [{ message: 'Send the request again with this key.', ...retryWith }],
-        { 'Retry-After': String(retryAfterSeconds) },
-      );
-    if (error instanceof ConversationClosedError) throw conversationClosed();
-    if (error instanceof ConversationActionRefusedError)
-      throw closedReason.test(error.message) ? conversationClosed() : conflict(error.message);
-    throw error;
-  }
-}
