@@ -351,7 +351,7 @@ export function createApp({
     createInsightsSlaRouter({ requireUser, slaCounts: assignment.slaCounts }),
     createAgentNotesRouter({ requireUser, records: chat.records, ...notes }),
     createConversationSearchRouter({ requireUser, search: conversationSearch, records: chat.records, inbox: chat.inbox }),
-    createCannedRepliesRouter({ requireUser, ...chat, channel: messaging.channel }),
+    createCannedRepliesRouter({ requireUser, tenancy, ...chat, channel: messaging.channel }),
     createAgentPageRouter(),
     createContentGapsRouter({ tenancy, requireUser, contentGaps }),
   ];

@@ -12,6 +12,7 @@ import { timeCalls } from '#platform/metrics/timed-calls.js';
 import { tracedClient } from '#platform/temporal.js';
 import type { Telemetry } from '#platform/telemetry.js';
 import { createTenancy } from '#tenancy/index.js';
+import { createOfficeTime } from '#conversations/office-time.js';
 import { openClients } from '#wiring/clients.js';
 import { createStores } from '#wiring/stores.js';
 import { createDocumentReader } from '#connectors/documents/document-reader.js';
@@ -116,6 +117,7 @@ export async function wireWorker(
       metrics: metrics.conversations,
       recordGap: stores.insights.contentGaps.record,
       searchChanges: conversations.searchChanges,
+      waitedMs: createOfficeTime({ records: conversations.records, tenancy }),
     },
     sla: { records: conversations.records, tenancy, counts: stores.insights.slaCounts },
     assignment: {

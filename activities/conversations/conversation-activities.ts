@@ -27,6 +27,7 @@ import type { ChatMessage } from '#conversations/chat-message.js';
 import type { EventEmitter } from '#outbound-events/emitter.js';
 import type { RecordGap } from '#insights/content-gaps/recorder.js';
 import { conversationStatusChanged } from '#outbound-events/facts.js';
+import type { WaitedMs } from '#conversations/office-time.js';
 import { messageRecorder } from './record-message.js';
 
 export interface ConversationActivityDeps {
@@ -46,6 +47,8 @@ export interface ConversationActivityDeps {
   /** The messaging channel's 24-hour window: a feedback ask goes out only while it is open. */
   channel: Pick<ChannelState, 'windowOpenUntil'>;
   metrics?: ConversationMetrics;
+  /** How long the customer waited for the first agent reply, as the reports count it (within the team's office hours). */
+  waitedMs?: WaitedMs;
   /** Keeps each question the AI could not answer as a content gap (never fails the answer). */
   recordGap?: RecordGap;
   /** Marks the conversation for the search index with each message recorded (docs/agent-inbox.md, "Conversation search"). */
@@ -84,6 +87,7 @@ export function createConversationActivities({
   metrics = uncounted,
   recordGap,
   searchChanges,
+  waitedMs = async (_ref, from, to) => Math.max(0, to.getTime() - from.getTime()),
   now = () => new Date(),
 }: ConversationActivityDeps) {
   const publish = (ref: ConversationRef, event: ConversationEvent) => events.publish(ref.conversationId, event);
@@ -227,7 +231,7 @@ export function createConversationActivities({
       const { handedOffAt, ...reply } = input;
       await record(input.conversation, agentMessage(reply.messageId, reply.text, reply.agent.name, now().toISOString(), reply));
       if (handedOffAt !== undefined)
-        await counts.firstReply(input.conversation, Math.max(0, (now().getTime() - handedOffAt) / 1000));
+        await counts.firstReply(input.conversation, (await waitedMs(input.conversation, new Date(handedOffAt), now())) / 1000);
     },
   };
 

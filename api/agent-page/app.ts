@@ -1,6 +1,6 @@
 /**
  * The inbox page's script, served as `/agent/app.js` (a module without dependencies but its siblings
- * `insights.ts`, the Insights view, and `sources.ts`, the Sources view, fetched only once the API
+ * `insights.ts`, the Insights view, and `sources.ts` and `teams.ts`, the Sources and Teams views, fetched only once the API
  * says the user is an admin; the API strips their types with esbuild when it first serves them,
  * nothing is bundled). Everything from the API is
  * put on the page with `textContent`: transcripts are written by customers and must never become
@@ -13,7 +13,9 @@ import { createNotesPanel, type AgentNotification, type NoteLike, type Notificat
 import { createSearchPanel } from './search.js';
 import { createCannedReplies } from './canned-replies.js';
 import { createAssignment } from './assignment.js';
+import { slaBadge, type SlaState } from './sla.js';
 import type { SourcesView } from './sources.js';
+import type { TeamsView } from './teams.js';
 
 // The API's shapes as this page reads them (lib/conversations/inbox.ts and the conversation events).
 type Channel = 'widget' | 'messaging';
@@ -40,6 +42,7 @@ interface Conversation {
   updatedAt: string;
   windowOpenUntil?: string | null;
   deliveryProblem?: Problem | null;
+  sla?: SlaState | null;
 }
 
 /** Why a message did not reach the customer: our code, and the platform's own number and title when it gave them. */
@@ -125,6 +128,8 @@ interface Elements {
   insights: HTMLElement;
   'show-sources': HTMLButtonElement;
   sources: HTMLElement;
+  'show-teams': HTMLButtonElement;
+  teams: HTMLElement;
 }
 
 const tokenKey = 'agentInboxToken';
@@ -348,6 +353,8 @@ function badges(conversation: Conversation): HTMLSpanElement {
   );
   if (conversation.contact?.verified) box.append(el('span', 'badge verified', `Verified: ${conversation.contact.userId}`));
   if (conversation.deliveryProblem) box.append(el('span', 'badge problem', 'Not delivered'));
+  const sla = slaBadge(el, conversation.sla);
+  if (sla) box.append(sla);
   return box;
 }
 
@@ -723,6 +730,7 @@ const assignment = createAssignment<Conversation>({
     select(conversationId);
   },
   show: (message) => addMessage(message as Message),
+  redraw: renderDetail,
 });
 $('conversations').closest('section')!.querySelector('h2')!.before(assignment.filters);
 $('live').before(assignment.availability);
@@ -752,22 +760,43 @@ async function openSources() {
   }
 }
 
-type View = 'inbox' | 'insights' | 'sources';
+/** The Teams view (teams.ts), like Sources: its module fetched the first time it is opened, for admins. */
+let teams: TeamsView | null = null;
 
-/** The inbox, or the Insights or Sources view (for admins: the API refuses anyone else, and the view says so). */
+async function openTeams() {
+  const token = state.token;
+  try {
+    if (!teams) {
+      const { createTeamsView } = await import('./teams.js');
+      if (state.token !== token) return;
+      teams = createTeamsView({ api, el, showError, messageOf, detailsOf, time });
+      $('teams').replaceChildren(teams.element);
+    }
+    await teams.open();
+  } catch (error) {
+    showError(messageOf(error));
+  }
+}
+
+type View = 'inbox' | 'insights' | 'sources' | 'teams';
+
+/** The inbox, or the Insights, Sources or Teams view (for admins: the API refuses anyone else, and the view says so). */
 function showView(view: View) {
   $('main').hidden = view !== 'inbox';
   $('insights').hidden = view !== 'insights';
   $('sources').hidden = view !== 'sources';
+  $('teams').hidden = view !== 'teams';
   for (const [button, shows] of [
     ['show-inbox', 'inbox'],
     ['show-insights', 'insights'],
     ['show-sources', 'sources'],
+    ['show-teams', 'teams'],
   ] as const)
     $(button).setAttribute('aria-pressed', String(view === shows));
   if (view === 'insights') void insights.open();
   if (view === 'sources') void openSources();
   else sources?.hide();
+  if (view === 'teams') void openTeams();
 }
 
 function start() {
@@ -805,6 +834,9 @@ function signOut(message = '') {
   sources = null;
   $('sources').hidden = true;
   $('sources').replaceChildren();
+  teams = null;
+  $('teams').hidden = true;
+  $('teams').replaceChildren();
   showError(message);
 }
 
@@ -821,6 +853,7 @@ $('sign-out').addEventListener('click', () => signOut(''));
 $('show-inbox').addEventListener('click', () => showView('inbox'));
 $('show-insights').addEventListener('click', () => showView('insights'));
 $('show-sources').addEventListener('click', () => showView('sources'));
+$('show-teams').addEventListener('click', () => showView('teams'));
 $('take-over').addEventListener('click', () => act('take-over'));
 $('hand-back').addEventListener('click', () => act('hand-back'));
 $('close').addEventListener('click', () => act('close'));

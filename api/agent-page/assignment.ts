@@ -7,6 +7,7 @@
  * events over; everything from the API goes on the page as text.
  */
 
+import { slaChanged, slaTickMs, tickSlaBadges, type SlaState } from './sla.js';
 import type { ViewDeps } from './view-deps.js';
 
 interface Person {
@@ -20,6 +21,8 @@ export interface AssignedSummary {
   status?: string;
   teamId?: string | null;
   assignee?: Person | null;
+  /** Its service-level clocks (sla.ts); null: none running. */
+  sla?: SlaState | null;
 }
 
 /** A change of team or assignee, on a private system message of the agents' transcript. */
@@ -46,6 +49,7 @@ interface Agent {
 }
 
 type View = 'mine' | 'unassigned' | 'all';
+type Sort = 'activity' | 'sla';
 
 export interface AssignmentDeps<Summary extends AssignedSummary> extends Pick<
   ViewDeps,
@@ -59,12 +63,18 @@ export interface AssignmentDeps<Summary extends AssignedSummary> extends Pick<
   open(conversationId: string): void;
   /** Adds a message to the open transcript (once: the page matches them by id). */
   show(message: unknown): void;
+  /** The open conversation's object changed here (its SLA clocks): app.ts draws its head again. */
+  redraw(): void;
 }
 
 const views: Array<[View, string]> = [
   ['mine', 'Mine'],
   ['unassigned', 'Unassigned'],
   ['all', 'All'],
+];
+const sorts: Array<[Sort, string]> = [
+  ['activity', 'Newest activity'],
+  ['sla', 'Time left'],
 ];
 const availabilityLabels: Record<Availability, string> = { available: 'Available', away: 'Away', offline: 'Offline' };
 /** What the list and the stream read: every status, the latest 200 (`GET /agent/events` reads the same). */
@@ -77,6 +87,7 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
   const state: {
     view: View;
     teamId: string;
+    sort: Sort;
     teams: Team[];
     agents: Agent[];
     agentsReadAt: number;
@@ -84,6 +95,8 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
     all: Summary[] | null;
     /** The conversation the Assign control is about (app.ts's own object, kept up to date here). */
     open: Summary | null;
+    /** Team ids the list named that the page did not know (created since it read them): read once each. */
+    unknownTeams: Set<string>;
     /** Conversations assigned to the agent that they have not opened yet, the latest last. */
     assigned: string[];
     /** Bumped by each list read: an answer of an older one is stale. */
@@ -93,11 +106,13 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
   } = {
     view: 'all',
     teamId: '',
+    sort: 'activity',
     teams: [],
     agents: [],
     agentsReadAt: 0,
     all: null,
     open: null,
+    unknownTeams: new Set(),
     assigned: [],
     run: 0,
     session: 0,
@@ -128,7 +143,22 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
     state.teamId = teamSelect.value;
     void applyFilters();
   });
-  filters.append(switcher, teamSelect);
+  // "Time left": those with a running service-level target, the least time left (overdue) first.
+  const sortSelect = el('select');
+  sortSelect.id = 'assignment-sort';
+  sortSelect.setAttribute('aria-label', 'Sort');
+  for (const [value, label] of sorts) {
+    const option = el('option', undefined, label);
+    option.value = value;
+    sortSelect.append(option);
+  }
+  sortSelect.addEventListener('change', () => {
+    state.sort = sortSelect.value as Sort;
+    void applyFilters();
+  });
+  filters.append(switcher, teamSelect, sortSelect);
+  /** Says the SLA badges' time left again while signed in. */
+  let slaTick: ReturnType<typeof setInterval> | undefined;
 
   function renderSwitch() {
     for (const button of switcher.querySelectorAll('button'))
@@ -161,18 +191,21 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
    * page asks `GET /agent/conversations` with the filters, again each time the stream says the inbox
    * changed, rather than filtering the stream's list itself: only the API knows whose "Mine" is (the page
    * does not know its user's id), and it answers from the indexes kept for these filters, so the list
-   * holds up to 200 of the matching conversations, not only those among the tenant's latest 200. An
-   * answer overtaken by a newer read (or a sign-out) is dropped.
+   * holds up to 200 of the matching conversations, not only those among the tenant's latest 200.
+   * "Time left" asks `sort=sla` with the same filters: only conversations with a running target, the
+   * least time left first (the page keeps that order within each group). An answer overtaken by a
+   * newer read (or a sign-out) is dropped.
    */
   async function applyFilters(): Promise<void> {
     const run = ++state.run;
-    if (state.view === 'all' && !state.teamId) {
+    if (state.view === 'all' && !state.teamId && state.sort === 'activity') {
       if (state.all) deps.showList(state.all);
       return;
     }
     const query = new URLSearchParams(listQuery);
     if (state.view !== 'all') query.set('assignee', state.view);
     if (state.teamId) query.set('teamId', state.teamId);
+    if (state.sort === 'sla') query.set('sort', 'sla');
     try {
       const { conversations } = await api<{ conversations: Summary[] }>('GET', `/agent/conversations?${query}`);
       if (run === state.run) deps.showList(conversations);
@@ -414,6 +447,11 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
     const moved =
       (now.teamId ?? null) !== (conversation.teamId ?? null) ||
       (now.assignee?.id ?? null) !== (conversation.assignee?.id ?? null);
+    // Its clocks moved on (a breach, a reply): the head's badge says so.
+    if (slaChanged(now.sla, conversation.sla)) {
+      conversation.sla = now.sla ?? null;
+      deps.redraw();
+    }
     if (moved) {
       conversation.teamId = now.teamId ?? null;
       conversation.assignee = now.assignee ?? null;
@@ -434,6 +472,8 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
       renderSwitch();
       renderTeams();
       renderNotice();
+      clearInterval(slaTick);
+      slaTick = setInterval(() => tickSlaBadges(document), slaTickMs);
       void readTeams();
       void readAvailability();
     },
@@ -441,6 +481,17 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
     /** The inbox stream's list: shown as the filters say. */
     inbox(conversations: Summary[]) {
       state.all = conversations;
+      // A team created since the teams were read (its conversations name it): read them again, once per new id.
+      const unknown = conversations
+        .map((conversation) => conversation.teamId)
+        .filter(
+          (teamId): teamId is string =>
+            Boolean(teamId) && !state.teams.some((team) => team.id === teamId) && !state.unknownTeams.has(teamId!),
+        );
+      if (unknown.length > 0) {
+        for (const teamId of unknown) state.unknownTeams.add(teamId);
+        void readTeams();
+      }
       followOpen(conversations);
       void applyFilters();
     },
@@ -494,10 +545,14 @@ export function createAssignment<Summary extends AssignedSummary>(deps: Assignme
       agentReads++;
       state.view = 'all';
       state.teamId = '';
+      state.sort = 'activity';
+      sortSelect.value = 'activity';
+      clearInterval(slaTick);
       state.teams = [];
       state.agents = [];
       state.all = null;
       state.open = null;
+      state.unknownTeams.clear();
       state.assigned = [];
       touched = false;
       assignNote.textContent = '';

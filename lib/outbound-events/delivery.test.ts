@@ -142,6 +142,20 @@ test.serial('each event type arrives, signed and verifiable, with its documented
   t.is((await api().request('POST', `${conversationPath}/take-over`, { headers: agent })).status, 200);
   t.is((await api().request('POST', `${conversationPath}/close`, { headers: agent })).status, 200);
 
+  // A second conversation, routed to a team whose first-response target runs out at once: an SLA breach.
+  const team = await tenant.asAdmin('POST', '/teams', { name: 'Support', memberIds: [] });
+  t.is(team.status, 201);
+  const stored = (await api().tenancy.getTeam(tenantId, team.body.team.id))!;
+  await api().tenancy.updateTeam(stored, {
+    sla: { firstResponseMinutes: 1 / 60, nextResponseMinutes: null, resolutionMinutes: null },
+  });
+  t.is((await tenant.asAdmin('PUT', '/team-routing', { rules: [], defaultTeamId: stored.id })).status, 200);
+  const late = await chat.start();
+  const lateHandoff = await api().request('POST', `/chat/conversations/${late.conversationId}/handoff`, {
+    headers: late.headers,
+  });
+  t.is(lateHandoff.status, 202);
+
   // An item that fails for good, and a connector whose site refuses it.
   const job = await ingestAndWait(
     api(),

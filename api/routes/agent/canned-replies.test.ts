@@ -60,7 +60,11 @@ const shortcutsOf = (response: { body: { cannedReplies: Array<{ shortcut: string
 
 test('admins share replies with the tenant and teams, agents keep personal ones; each sees what is theirs to use', async (t) => {
   const { ada, bob, admin } = await cannedTenant();
-  const teamId = randomUUID();
+  const teamId = (await as(admin).post('/teams', { name: 'Billing', memberIds: [ada.id] })).body.team.id as string;
+  const otherTeam = (await as(admin).post('/teams', { name: 'Sales', memberIds: [bob.id] })).body.team.id as string;
+  const unknownTeam = await as(admin).post('/agent/canned-replies', reply('hours', { scope: 'team', teamId: randomUUID() }));
+  t.is(unknownTeam.status, 400);
+  t.is(unknownTeam.body.error.details[0].path, '/teamId');
 
   const shared = await as(admin).post('/agent/canned-replies', reply('refund', { title: 'Refund of your money' }));
   t.is(shared.status, 201);
@@ -84,20 +88,24 @@ test('admins share replies with the tenant and teams, agents keep personal ones;
   assertMatchesSchema(t, cannedReplyListResponse, adaList.body);
   t.deepEqual(
     adaList.body.cannedReplies.map(({ shortcut, scope }: { shortcut: string; scope: string }) => `${scope}:${shortcut}`),
-    ['personal:refund', 'tenant:refund'],
-    "her own first for the same shortcut; a team's only when she names the team",
+    ['team:hours', 'personal:refund', 'tenant:refund'],
+    "her team's, and her own first for the same shortcut",
   );
   t.false(
     adaList.body.cannedReplies.find(({ scope }: { scope: string }) => scope === 'tenant').editable,
     'an agent may not edit a tenant reply',
   );
-  t.deepEqual(shortcutsOf(await as(ada).get(`/agent/canned-replies?teamId=${teamId},${randomUUID()}`)), [
-    'hours',
-    'refund',
-    'refund',
-  ]);
-  t.deepEqual(shortcutsOf(await as(bob).get('/agent/canned-replies')), ['refund'], "Ada's personal reply is hers alone");
-  t.deepEqual(shortcutsOf(await as(admin).get('/agent/canned-replies')), ['refund'], 'admins too');
+  t.deepEqual(
+    shortcutsOf(await as(ada).get(`/agent/canned-replies?teamId=${otherTeam}`)),
+    ['refund', 'refund'],
+    'only teams of hers',
+  );
+  t.deepEqual(
+    shortcutsOf(await as(bob).get('/agent/canned-replies')),
+    ['refund'],
+    "Ada's personal reply is hers alone, and Billing's is not Bob's",
+  );
+  t.deepEqual(shortcutsOf(await as(admin).get('/agent/canned-replies')), ['hours', 'refund'], "admins see every team's");
 
   // Another user's personal reply does not exist for them; an agent may not touch the tenant's.
   const minePath = `/agent/canned-replies/${mine.body.id}`;

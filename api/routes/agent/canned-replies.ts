@@ -21,7 +21,7 @@ import type { Inbox } from '#conversations/inbox.js';
 import type { ConversationRecord, ConversationRecords } from '#conversations/records.js';
 import type { ConversationClient } from '#conversations/workflow-client.js';
 import type { ChannelState } from '#messaging/channel-state.js';
-import type { User } from '#tenancy/index.js';
+import type { Tenancy, User } from '#tenancy/index.js';
 import { AppError, conflict, forbidden, invalidPayload, limitReached, notFound } from '#api/errors.js';
 import type { UserGuard } from '#api/middleware/token-budgets.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
@@ -47,6 +47,8 @@ export interface CannedRepliesRouterDeps {
   channel: Pick<ChannelState, 'windowOpenUntil'>;
   /** The contact as agents see it (the messaging customer's number with it): what the placeholders are filled from. */
   inbox: Pick<Inbox, 'summarize'>;
+  /** Whose teams' replies a user sees: those of the teams they belong to (an admin: every team's). */
+  tenancy: Pick<Tenancy, 'listTeams'>;
   now?: () => Date;
 }
 
@@ -63,6 +65,7 @@ const permissions = {
  */
 export function createCannedRepliesRouter({
   requireUser,
+  tenancy,
   cannedReplies,
   records,
   conversations,
@@ -79,14 +82,18 @@ export function createCannedRepliesRouter({
     {
       summary: 'The canned replies the user may use',
       description:
-        "The tenant's replies, those of the teams in `teamId`, and the caller's personal ones; searched with `q` (by shortcut, or by the words of the title and text). " +
+        "The tenant's replies, those of the caller's teams (an admin: every team's; `teamId`, comma-separated: only those of these teams), and the caller's personal ones; searched with `q` (by shortcut, or by the words of the title and text). " +
         `A tenant holds at most 1,000, searched in memory. ${permissions.use}`,
       query: cannedReplyListQuery,
       responses: { 200: { description: 'The replies', schema: cannedReplyListResponse } },
     },
     async (ctx) => {
       const { user, query } = ctx.state;
-      const teamIds = query.teamId ? [...new Set(query.teamId.split(','))] : [];
+      const ofUser = (await tenancy.listTeams(user.tenantId))
+        .filter((team) => user.role === 'admin' || team.memberIds.includes(user.id))
+        .map((team) => team.id);
+      const asked = query.teamId ? new Set(query.teamId.split(',')) : undefined;
+      const teamIds = asked ? ofUser.filter((id) => asked.has(id)) : ofUser;
       const found = searchCannedReplies(await cannedReplies.visible(user, teamIds), query.q);
       ctx.body = { cannedReplies: found.slice(0, query.limit).map((reply) => present(reply, user)) };
     },
@@ -105,7 +112,7 @@ export function createCannedRepliesRouter({
     },
     async (ctx) => {
       const { user } = ctx.state;
-      const input = checkedInput(ctx.request.body);
+      const input = await checkedInput(ctx.request.body, ctx.state.user.tenantId);
       mayChange(user, input);
       const reply = await saving(() => cannedReplies.create(user, input));
       ctx.status = 201;
@@ -141,7 +148,7 @@ export function createCannedRepliesRouter({
     async (ctx) => {
       const { user } = ctx.state;
       const id = ctx.params.cannedReplyId!;
-      const input = checkedInput(ctx.request.body);
+      const input = await checkedInput(ctx.request.body, ctx.state.user.tenantId);
       await usable(user, id);
       const reply = await saving(() =>
         cannedReplies.update(id, user, input, (current) => {
@@ -263,11 +270,20 @@ export function createCannedRepliesRouter({
     );
   }
 
+  /** The request's reply, its scope's team one of the tenant's and its placeholders known; else 400 naming the problem. */
+  async function checkedInput(body: CannedReplyInput, tenantId: string): Promise<CannedReplyInput> {
+    if (body.teamId && !(await tenancy.listTeams(tenantId)).some((team) => team.id === body.teamId))
+      throw invalidPayload('No such team in this tenant.', [
+        { path: '/teamId', message: `no team ${body.teamId} in this tenant` },
+      ]);
+    return checkedShape(body);
+  }
+
   return router;
 }
 
-/** The request's reply, its scope's team checked and its placeholders known; else 400 naming the problem. */
-function checkedInput(body: CannedReplyInput): CannedReplyInput {
+/** The request's reply, its scope's team given and its placeholders known; else 400 naming the problem. */
+function checkedShape(body: CannedReplyInput): CannedReplyInput {
   if (body.scope === 'team' && !body.teamId)
     throw invalidPayload('A team reply needs its teamId.', [{ path: '/teamId', message: 'is required for the team scope' }]);
   if (body.scope !== 'team' && body.teamId !== undefined)

@@ -16,12 +16,16 @@ export interface InboxPresenceDeps {
 /** How often an open inbox page shows its agent present and asks for waiting conversations for them. */
 export const presenceIntervalMs = 15_000;
 
+/** How long a page waits after a change before it reads its list again, taking in the changes that follow. */
+const refreshDelayMs = 250;
+
 /**
  * What an open inbox page does for its agent besides showing the list: it keeps them present (their
  * availability counts only while a page of theirs is open), offers them, while they are available
  * and have room, the oldest waiting conversations of their teams that nobody has (so a queue drains as
  * agents free up, with no timer per conversation), and passes the tenant's assignment nudges on: the
- * list is read again at once, and an `assigned` event tells the agent a conversation was given to them.
+ * list is read again soon (once for a burst), and an `assigned` event tells the agent at once that a
+ * conversation was given to them.
  * Everything stops when the stream ends; a failure is told to `onError` and the next round tries again.
  */
 export async function keepInboxPresence(
@@ -44,8 +48,17 @@ export async function keepInboxPresence(
   const timer = setInterval(() => void round(), options.intervalMs ?? presenceIntervalMs);
   stream.onEnd(() => clearInterval(timer));
 
+  // A burst of changes (a queue being drained) is one read of the list, not one per change.
+  let pending: NodeJS.Timeout | undefined;
+  const refreshSoon = () => {
+    pending ??= setTimeout(() => {
+      pending = undefined;
+      options.refresh();
+    }, refreshDelayMs);
+  };
+  stream.onEnd(() => clearTimeout(pending));
   const listening = await deps.inboxChanges.listen(deps.liveChannels, user.tenantId, (change) => {
-    options.refresh();
+    refreshSoon();
     if (change?.assigneeId === user.id) stream.send('assigned', { conversationId: change.conversationId });
   });
   stream.onEnd(() => void listening.stop());

@@ -1,12 +1,10 @@
 import { join } from 'node:path';
 import test from 'ava';
-import type { Browser } from 'playwright-core';
 import { createUser } from '#testing/api.js';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
+import { artifactsDir, pageWithConsole, serviceWaitMs } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { tearDown } from '#testing/teardown.js';
+import { usePageBed } from '#testing/page-bed.js';
 
 /*
  * Teams and assignment on the inbox page in Chromium against the real stack: Ada's open page makes her
@@ -16,17 +14,10 @@ import { tearDown } from '#testing/teardown.js';
  * availability is set from the header.
  */
 
-let stack: IngestionStack;
-let chromium: LaunchedChromium;
-let browser: Browser;
-test.before(async () => {
-  [stack, chromium] = await Promise.all([startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000' }), launchChromium()]);
-  browser = chromium.browser;
-});
-test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
+const bed = usePageBed(test, { CHAT_VISITOR_PER_MINUTE: '1000' });
 
 test('a handoff assigned to Ada: she is told, sees it under Mine, reassigns it to Bob, and the transcript shows it privately', async (t) => {
-  const api = stack.api;
+  const api = bed.stack.api;
   const tenant = await chattingTenant(api);
   const ada = await createUser(api, tenant.tenant.id, 'agent', 'Ada');
   const bob = await createUser(api, tenant.tenant.id, 'agent', 'Bob');
@@ -47,7 +38,7 @@ test('a handoff assigned to Ada: she is told, sees it under Mine, reassigns it t
   const routing = await as(admin).send('PUT', '/team-routing', { rules: [], defaultTeamId: team.id });
   t.is(routing.status, 200, JSON.stringify(routing.body));
 
-  const { page: tab, close, consoleText } = await pageWithConsole(browser);
+  const { page: tab, close, consoleText } = await pageWithConsole(bed.browser);
   try {
     await tab.goto(`${api.url}/agent`);
     await tab.fill('#token', ada.token as string);

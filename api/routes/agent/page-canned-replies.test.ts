@@ -1,12 +1,10 @@
 import { join } from 'node:path';
 import test from 'ava';
-import type { Browser } from 'playwright-core';
 import { createUser } from '#testing/api.js';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
+import { artifactsDir, pageWithConsole, serviceWaitMs } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { tearDown } from '#testing/teardown.js';
+import { usePageBed } from '#testing/page-bed.js';
 
 /*
  * Canned replies on the inbox page in Chromium against the real stack: the agent types `/ref` in the
@@ -14,17 +12,10 @@ import { tearDown } from '#testing/teardown.js';
  * manages their own replies in the panel, the API's refusal shown as it said it.
  */
 
-let stack: IngestionStack;
-let chromium: LaunchedChromium;
-let browser: Browser;
-test.before(async () => {
-  [stack, chromium] = await Promise.all([startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000' }), launchChromium()]);
-  browser = chromium.browser;
-});
-test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
+const bed = usePageBed(test, { CHAT_VISITOR_PER_MINUTE: '1000' });
 
 test('an agent picks a canned reply by its shortcut, sends it filled in, and manages their own in the panel', async (t) => {
-  const api = stack.api;
+  const api = bed.stack.api;
   const tenant = await chattingTenant(api);
   const [ada, admin] = await Promise.all([
     createUser(api, tenant.tenant.id, 'agent', 'Ada'),
@@ -52,7 +43,7 @@ test('an agent picks a canned reply by its shortcut, sends it filled in, and man
   );
   t.is((await api.request('POST', `${path}/take-over`, { headers: ada.headers })).status, 200);
 
-  const page = await pageWithConsole(browser);
+  const page = await pageWithConsole(bed.browser);
   try {
     const { page: tab } = page;
     await tab.goto(`${api.url}/agent`);

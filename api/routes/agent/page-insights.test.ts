@@ -4,11 +4,10 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { counterFields, createDayCounters, dayOf } from '#insights/day-counters.js';
 import { createUser } from '#testing/api.js';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
+import { artifactsDir, pageWithConsole, serviceWaitMs } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { tearDown } from '#testing/teardown.js';
+import { usePageBed } from '#testing/page-bed.js';
 
 /*
  * The Insights view of the agent inbox page in Debian's Chromium against the real stack: a tenant
@@ -17,17 +16,10 @@ import { tearDown } from '#testing/teardown.js';
  * admins.
  */
 
-let stack: IngestionStack;
-let chromium: LaunchedChromium;
-let browser: Browser;
-test.before(async () => {
-  [stack, chromium] = await Promise.all([startIngestionStack({ CONTENT_GAPS_SETTLE_SECONDS: '1' }), launchChromium()]);
-  browser = chromium.browser;
-});
-test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
+const bed = usePageBed(test, { CONTENT_GAPS_SETTLE_SECONDS: '1' });
 
 async function signIn(page: Page, token: string) {
-  await page.goto(`${stack.api.url}/agent`);
+  await page.goto(`${bed.stack.api.url}/agent`);
   await page.fill('#token', token);
   await page.click('#sign-in button[type=submit]');
 }
@@ -41,7 +33,7 @@ const card = (page: Page, title: string) =>
   page.locator('.card', { has: page.locator('.card-title', { hasText: title }) }).locator('.card-value');
 
 test("an admin reads an operator's insights as cards, a chart and tables, downloads a table as CSV and marks a content gap addressed", async (t) => {
-  const api = stack.api;
+  const api = bed.stack.api;
   const tenant = await chattingTenant(api);
   const admin = await createUser(api, tenant.tenant.id, 'admin', 'Grace');
   const owner = { tenantId: tenant.tenant.id, operatorId: tenant.operator.id as string };
@@ -72,7 +64,7 @@ test("an admin reads an operator's insights as cards, a chart and tables, downlo
     (response) => response.body.clusters?.length === 1 && response.body.pending === 0,
   );
 
-  const { page, close } = await pageWithConsole(browser);
+  const { page, close } = await pageWithConsole(bed.browser);
   try {
     await openInsights(page, admin.token);
     await page.locator('.cards').waitFor({ timeout: serviceWaitMs });
@@ -118,10 +110,10 @@ test("an admin reads an operator's insights as cards, a chart and tables, downlo
 });
 
 test('an agent opening the Insights view is told it is for admins', async (t) => {
-  const api = stack.api;
+  const api = bed.stack.api;
   const tenant = await chattingTenant(api);
   const agent = await createUser(api, tenant.tenant.id, 'agent', 'Ada');
-  const { page, close } = await pageWithConsole(browser);
+  const { page, close } = await pageWithConsole(bed.browser);
   try {
     await openInsights(page, agent.token);
     const said = page.locator('.insights-body .muted');
@@ -136,7 +128,7 @@ test('an agent opening the Insights view is told it is for admins', async (t) =>
 });
 
 test('an agent opening a conversation sees how the visitor rated its answers, with their reason', async (t) => {
-  const api = stack.api;
+  const api = bed.stack.api;
   const tenant = await chattingTenant(api);
   const agent = await createUser(api, tenant.tenant.id, 'agent', 'Ada');
   const visitor = await tenant.chat.start({ contact: { name: 'Grace Hopper' } });
@@ -148,7 +140,7 @@ test('an agent opening a conversation sees how the visitor rated its answers, wi
   t.is(rated.status, 200);
   await api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, { headers: visitor.headers });
 
-  const { page, close } = await pageWithConsole(browser);
+  const { page, close } = await pageWithConsole(bed.browser);
   try {
     await signIn(page, agent.token);
     await page.locator(`#conversations li[data-conversation-id="${visitor.conversationId}"] button`).click();

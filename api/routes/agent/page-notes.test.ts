@@ -2,10 +2,9 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createUser } from '#testing/api.js';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
+import { artifactsDir, pageWithConsole, serviceWaitMs } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { tearDown } from '#testing/teardown.js';
+import { usePageBed } from '#testing/page-bed.js';
 
 /*
  * Private notes on the inbox page in Chromium against the real stack: Ada writes a note mentioning
@@ -13,31 +12,24 @@ import { tearDown } from '#testing/teardown.js';
  * private; the visitor's history never has it.
  */
 
-let stack: IngestionStack;
-let chromium: LaunchedChromium;
-let browser: Browser;
-test.before(async () => {
-  [stack, chromium] = await Promise.all([startIngestionStack(), launchChromium()]);
-  browser = chromium.browser;
-});
-test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
+const bed = usePageBed(test);
 
 async function signIn(tab: Page, token: string) {
-  await tab.goto(`${stack.api.url}/agent`);
+  await tab.goto(`${bed.stack.api.url}/agent`);
   await tab.fill('#token', token);
   await tab.click('#sign-in button[type=submit]');
 }
 
 test('a note mentioning a colleague: they are notified live, open it from the bell, and see it private', async (t) => {
-  const api = stack.api;
+  const api = bed.stack.api;
   const tenant = await chattingTenant(api);
   const ada = await createUser(api, tenant.tenant.id, 'agent', 'Ada');
   const bob = await createUser(api, tenant.tenant.id, 'agent', 'Bob');
   const visitor = await tenant.chat.start({ contact: { name: 'Grace' } });
   const text = 'Grace is a returning customer <img src=x onerror=alert(1)>, @Bob please check her refund';
 
-  const adaPage = await pageWithConsole(browser);
-  const bobPage = await pageWithConsole(browser);
+  const adaPage = await pageWithConsole(bed.browser);
+  const bobPage = await pageWithConsole(bed.browser);
   try {
     const bobTab = bobPage.page;
     await signIn(bobTab, bob.token as string);

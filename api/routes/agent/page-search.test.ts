@@ -1,12 +1,10 @@
 import { join } from 'node:path';
 import test from 'ava';
-import type { Browser } from 'playwright-core';
 import { createUser } from '#testing/api.js';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
+import { artifactsDir, pageWithConsole, serviceWaitMs } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { tearDown } from '#testing/teardown.js';
+import { usePageBed } from '#testing/page-bed.js';
 
 /*
  * The inbox page's conversation search in Chromium against the real stack: the agent searches from
@@ -14,17 +12,10 @@ import { tearDown } from '#testing/teardown.js';
  * visitor's markup shown as text), reads on with "More results", opens one, and clears the search.
  */
 
-let stack: IngestionStack;
-let chromium: LaunchedChromium;
-let browser: Browser;
-test.before(async () => {
-  [stack, chromium] = await Promise.all([startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000' }), launchChromium()]);
-  browser = chromium.browser;
-});
-test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
+const bed = usePageBed(test, { CHAT_VISITOR_PER_MINUTE: '1000' });
 
 test('an agent searches the conversations from the inbox list, reads on, opens a result and clears the search', async (t) => {
-  const api = stack.api;
+  const api = bed.stack.api;
   const tenant = await chattingTenant(api);
   const agent = await createUser(api, tenant.tenant.id as string, 'agent', 'Ada');
   const conversations: string[] = [];
@@ -40,7 +31,7 @@ test('an agent searches the conversations from the inbox list, reads on, opens a
     { timeoutMs: 60_000, intervalMs: 250 },
   );
 
-  const page = await pageWithConsole(browser);
+  const page = await pageWithConsole(bed.browser);
   try {
     const { page: tab } = page;
     await tab.goto(`${api.url}/agent`);

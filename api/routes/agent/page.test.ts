@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import test from 'ava';
-import type { Browser } from 'playwright-core';
-import { artifactsDir, launchChromium, pageWithConsole, type LaunchedChromium, serviceWaitMs } from '#testing/browser.js';
+import { artifactsDir, pageWithConsole, serviceWaitMs } from '#testing/browser.js';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
-import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
-import { tearDown } from '#testing/teardown.js';
+import { usePageBed } from '#testing/page-bed.js';
 
 /*
  * The agent inbox page in Debian's Chromium against the real stack: an agent signs in with their
@@ -14,17 +12,10 @@ import { tearDown } from '#testing/teardown.js';
  * live.
  */
 
-let stack: IngestionStack;
-let chromium: LaunchedChromium;
-let browser: Browser;
-test.before(async () => {
-  [stack, chromium] = await Promise.all([startIngestionStack({ CHAT_VISITOR_PER_MINUTE: '1000' }), launchChromium()]);
-  browser = chromium.browser;
-});
-test.after.always(() => tearDown({ chromium: async () => chromium?.close(), ...stack?.closingSteps }));
+const bed = usePageBed(test, { CHAT_VISITOR_PER_MINUTE: '1000' });
 
 test('an agent signs in, takes a waiting widget conversation over and chats with the visitor live', async (t) => {
-  const api = stack.api;
+  const api = bed.stack.api;
   const tenant = await chattingTenant(api);
   const agent = (
     await api.admin('POST', `/admin/tenants/${tenant.tenant.id}/users`, {
@@ -36,7 +27,7 @@ test('an agent signs in, takes a waiting widget conversation over and chats with
   const visitor = await tenant.chat.start({ contact: { name: 'Grace Hopper', email: 'grace@example.com' } });
   await api.request('POST', `/chat/conversations/${visitor.conversationId}/handoff`, { headers: visitor.headers });
 
-  const page = await pageWithConsole(browser);
+  const page = await pageWithConsole(bed.browser);
   try {
     const { page: tab } = page;
     const response = await tab.goto(`${api.url}/agent`);
@@ -94,7 +85,7 @@ test('an agent signs in, takes a waiting widget conversation over and chats with
         role: 'agent',
       })
     ).body;
-    const other = await pageWithConsole(browser);
+    const other = await pageWithConsole(bed.browser);
     try {
       await other.page.goto(`${api.url}/agent`);
       await other.page.fill('#token', bob.token);

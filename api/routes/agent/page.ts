@@ -30,7 +30,9 @@ const readPageFile = (name: string) => readFile(new URL(name, pageDir), 'utf8');
  * The scripts are TypeScript, type-checked with the page's own tsconfig; esbuild only strips the
  * types (no bundling: `app.ts` imports only its siblings `insights.ts`, `notes.ts`, `search.ts`, `canned-replies.ts` and, for admins,
  * `sources.ts`, which the browser fetches as `/agent/insights.js` and `/agent/sources.js`; `sources.ts`
- * imports its sibling `source-files.ts`, fetched as `/agent/source-files.js`). ES2022
+ * imports its sibling `source-files.ts`, fetched as `/agent/source-files.js`; `assignment.ts` and app.ts
+ * import `sla.ts`; the Teams view `teams.ts`, fetched when first opened, imports `team-form.ts` and
+ * `team-routing.ts`). ES2022
  * like that tsconfig: the page is for current browsers, it already relies on `crypto.randomUUID`
  * and `TextDecoderStream`.
  */
@@ -54,6 +56,10 @@ const searchScript = madeOnce(() => transpileScript('search.ts'));
 const notesScript = madeOnce(() => transpileScript('notes.ts'));
 const cannedRepliesScript = madeOnce(() => transpileScript('canned-replies.ts'));
 const assignmentScript = madeOnce(() => transpileScript('assignment.ts'));
+const slaScript = madeOnce(() => transpileScript('sla.ts'));
+const teamsScript = madeOnce(() => transpileScript('teams.ts'));
+const teamFormScript = madeOnce(() => transpileScript('team-form.ts'));
+const teamRoutingScript = madeOnce(() => transpileScript('team-routing.ts'));
 const pageCss = madeOnce(() => readPageFile('app.css'));
 
 /**
@@ -145,6 +151,38 @@ export function createAgentPageRouter() {
       responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
     },
     serve('text/javascript; charset=utf-8', assignmentScript),
+  );
+  router.get(
+    '/agent/sla.js',
+    {
+      summary: "The agent inbox page's service-level badges: time left, or breached",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', slaScript),
+  );
+  router.get(
+    '/agent/teams.js',
+    {
+      summary: "The agent inbox page's Teams view: teams, routing and the service-level report",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', teamsScript),
+  );
+  router.get(
+    '/agent/team-form.js',
+    {
+      summary: "The agent inbox page's team form, in its Teams view",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', teamFormScript),
+  );
+  router.get(
+    '/agent/team-routing.js',
+    {
+      summary: "The agent inbox page's routing of handoffs to teams, in its Teams view",
+      responses: { 200: { description: 'An ES module', schema: { type: 'string' }, contentType: 'text/javascript' } },
+    },
+    serve('text/javascript; charset=utf-8', teamRoutingScript),
   );
   router.get(
     '/agent/app.css',
