@@ -1,6 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { createTenant, everythingStored, startTestApi, type TestApi } from '#testing/api.js';
 import { captureLogLines } from '#testing/log-capture.js';
+import { createEventEndpoints } from '#outbound-events/endpoints.js';
+import { secretBoxFromConfig } from '#platform/secret-box.js';
 import { assertMatchesSchema } from '#testing/schema.js';
 import { errorBody } from '../schemas/common.js';
 import {
@@ -91,6 +93,9 @@ test('registration refuses what is not an endpoint: a clear 400 naming the field
     [{ eventTypes: ['message.created'] }, '/url'],
     [{ ...validBody, url: 'ftp://hooks.shop.example/kb' }, '/url'],
     [{ ...validBody, url: 'not a url' }, '/url'],
+    // A credential in the address would be shown back to every admin of the tenant (security review, 2026-11b).
+    [{ ...validBody, url: 'https://hooks:s3cret@hooks.shop.example/kb' }, '/url'],
+    [{ ...validBody, url: 'https://hooks.shop.example/kb#part' }, '/url'],
     [{ ...validBody, eventTypes: [] }, '/eventTypes'],
     [{ ...validBody, eventTypes: ['message.deleted'] }, '/eventTypes/0'],
     [{ ...validBody, eventTypes: ['message.created', 'message.created'] }, '/eventTypes'],
@@ -151,4 +156,19 @@ test('in production an endpoint must be https on a public host (the connectorsâ€
     t.deepEqual(error.details, [{ path: '/url', message: problem }], url);
   }
   t.is((await register(admin, validBody, production)).status, 201);
+});
+
+test('an address stored with credentials before they were refused is shown without them', async (t) => {
+  const { tenant, admin } = await newTenant();
+  const endpoints = createEventEndpoints(api.redis, api.config.redis.prefix, secretBoxFromConfig(api.config));
+  const { endpoint } = await endpoints.create(tenant.id, {
+    url: 'https://hooks:s3cret@hooks.shop.example/kb',
+    eventTypes: ['message.created'],
+    description: '',
+  });
+  const read = await api.request('GET', `/integrations/event-endpoints/${endpoint.id}`, { headers: admin });
+  t.is(read.status, 200);
+  t.is(read.body.url, 'https://***@hooks.shop.example/kb');
+  const listed = await api.request('GET', '/integrations/event-endpoints', { headers: admin });
+  t.false(JSON.stringify(listed.body).includes('s3cret'));
 });

@@ -159,5 +159,14 @@ export function createEventEndpointsRouter({ requireUser, endpoints, deliveries,
 /** The endpoint as the API shows it: never its signing secret. */
 function present(endpoint: EventEndpoint) {
   const { id, url, description, eventTypes, status, disabledReason, disabledAt, createdAt, updatedAt } = endpoint;
-  return { id, url, description, eventTypes, status, disabledReason, disabledAt, createdAt, updatedAt };
+  return { id, url: withoutCredentials(url), description, eventTypes, status, disabledReason, disabledAt, createdAt, updatedAt };
+}
+
+/** An address stored before credentials in it were refused, shown without them (`***`): never a secret shown back. */
+function withoutCredentials(address: string): string {
+  const url = new URL(address);
+  if (!url.username && !url.password) return address;
+  url.username = '***';
+  url.password = '';
+  return url.toString();
 }

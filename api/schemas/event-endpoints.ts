@@ -1,4 +1,5 @@
 import { eventTypes } from '#outbound-events/event-types.js';
+import { textPatterns } from './text-patterns.js';
 import { nullable, objectOf, timestamp, uuid } from './common.js';
 
 /** The connector and run a `connector.*` event is about. */
@@ -15,14 +16,23 @@ const fileFact = objectOf({ id: uuid, name: { type: 'string' }, sha256: { type: 
 
 const eventType = { enum: [...eventTypes], description: 'An event type (docs/outbound-events.md)' } as const;
 
-const endpointUrl = {
+const storedUrl = {
   type: 'string',
   format: 'uri',
   pattern: '^https?://',
   maxLength: 2048,
   description:
-    'Where events are POSTed. In production: https, a public host name or address (the rules of connectors); redirects are not followed. Plain http is allowed outside production, for local receivers.',
+    'Where events are POSTed. In production: https, a public host name or address (the rules of connectors); redirects are not followed. Plain http is allowed outside production, for local receivers. ' +
+    'An address stored before credentials in it were refused is shown with them as `***`.',
   examples: ['https://hooks.shop.example/kb-events'],
+} as const;
+
+// No `user:password@` (a credential every admin of the tenant would be shown back) and no fragment, as for connectors.
+const endpointUrl = {
+  ...storedUrl,
+  pattern: textPatterns.pageAddress.pattern,
+  description:
+    'Where events are POSTed, without `user:password@` or a fragment (authenticate the request by its signature). In production: https, a public host name or address (the rules of connectors); redirects are not followed. Plain http is allowed outside production, for local receivers.',
 } as const;
 
 const eventTypeList = {
@@ -44,7 +54,7 @@ export const createEventEndpointRequest = objectOf({ url: endpointUrl, eventType
 
 export const eventEndpointResponse = objectOf({
   id: uuid,
-  url: endpointUrl,
+  url: storedUrl,
   description,
   eventTypes: eventTypeList,
   status: {

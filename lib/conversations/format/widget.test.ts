@@ -40,6 +40,9 @@ test('headings become a bold line of their own', (t) => {
   t.is(formatForWidget('#\nText'), 'Text');
   t.is(formatForWidget('#hashtag stays text'), '#hashtag stays text');
   t.is(formatForWidget('####### seven hashes are text'), '####### seven hashes are text');
+  t.is(formatForWidget('## C# and F# ##'), '**C# and F#**', 'a closing sequence after a space goes, a # in a word stays');
+  t.is(formatForWidget('# Issue#'), '**Issue#**');
+  t.is(formatForWidget('### ###\nText'), 'Text', 'only a closing sequence: an empty heading');
 });
 
 test('emphasis: both bold styles become **bold**, both italic styles _italic_', (t) => {
@@ -303,6 +306,10 @@ test('long and pathological inputs are formatted without a tag surviving', (t) =
     'https://a.example/' + ')'.repeat(20_000),
     '`a '.repeat(30_000),
     '| a '.repeat(30_000) + '\n|---|',
+    // A heading with a long run of blanks before its end took 2.8 s at 32,000 (finding F25): 128,000 would take most of a minute.
+    '# a' + ' '.repeat(128_000) + 'b',
+    '# a' + '\t'.repeat(128_000) + 'b',
+    '# a' + ' '.repeat(128_000) + '\r#',
   ];
   for (const input of inputs) {
     const output = formatForWidget(input);

@@ -8,7 +8,9 @@ import { formatInline } from './inline.js';
 
 const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
 const BLOCKQUOTE = /^\s{0,3}(?:>\s?)+/;
-const HEADING = /^\s{0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+// The heading's text is everything after its marker (`[^]`: nothing to give back, so a long run of spaces
+// before an odd ending cannot make it backtrack); the closing `#`s are taken off in code (`headingText`).
+const HEADING = /^\s{0,3}(#{1,6})(?:[ \t]+([^]*))?$/;
 const SETEXT_UNDERLINE = /^\s{0,3}=+\s*$/;
 const RULE = /^\s{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const BULLET = /^\s*[-*+•‣▪◦][ \t]+(.*)$/;
@@ -70,7 +72,7 @@ function isParagraphLine(line: string): boolean {
 function formatLine(line: string): string[] {
   if (line.trim() === '' || RULE.test(line) || EMPTY_ITEM.test(line)) return [''];
   const heading = HEADING.exec(line);
-  if (heading) return headingLines(heading[2] ?? '');
+  if (heading) return headingLines(headingText(heading[2] ?? ''));
   const bullet = BULLET.exec(line);
   if (bullet) return [`- ${formatInline(bullet[1]!)}`];
   const ordered = ORDERED.exec(line);
@@ -78,6 +80,15 @@ function formatLine(line: string): string[] {
   const definition = LINK_DEFINITION.exec(line);
   if (definition) return [formatInline(`[${definition[1]}] ${definition[2]}`)];
   return [formatInline(line.trim())];
+}
+
+/** A heading's text without its optional closing sequence (`## Title ##`): `#`s at the end after a space, or alone. */
+function headingText(text: string): string {
+  const trimmed = text.trimEnd();
+  let end = trimmed.length;
+  while (end > 0 && trimmed[end - 1] === '#') end--;
+  if (end === trimmed.length || (end > 0 && !/[ \t]/.test(trimmed[end - 1]!))) return trimmed;
+  return trimmed.slice(0, end);
 }
 
 function headingLines(text: string): string[] {
