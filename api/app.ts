@@ -71,7 +71,7 @@ import { createAdminTenantsRouter } from './routes/admin-tenants.js';
 import { createAdminUsersRouter } from './routes/admin-users.js';
 import { createAdminSecretsRouter } from './routes/admin-secrets.js';
 import { createAdminReindexRouter } from './routes/admin-reindex.js';
-import { createChatRouter } from './routes/chat.js';
+import { createChatRouter, type AnswerShares } from './routes/chat.js';
 import { createChatFeedbackRouter } from './routes/chat-feedback.js';
 import { createConnectorsRouter } from './routes/connectors.js';
 import { createConnectorFilesRouter } from './routes/connector-files.js';
@@ -127,7 +127,7 @@ export interface AppDeps {
     /** Answer ratings and satisfaction scores (docs/insights.md). */
     ratings: Ratings;
     /** Each operator's AI answers per UTC day. */
-    answerBudget: Pick<AnswerBudget, 'spend'>;
+    answerBudget: Pick<AnswerBudget, 'spend' | 'spendShare'>;
     /** Agents' saved replies, shared or personal (docs/agent-inbox.md, "Canned replies"). */
     cannedReplies: CannedReplies;
   };
@@ -195,10 +195,11 @@ export interface AppDeps {
     version: string;
     /** Proxies in front of the API that each append to X-Forwarded-For: 0 trusts no header. */
     trustedProxyHops: number;
-    chat: Omit<ChatBudgets, 'prefix'> & {
-      timers: ConversationTimers;
-      replyTimeoutMs: number;
-    };
+    chat: Omit<ChatBudgets, 'prefix'> &
+      AnswerShares & {
+        timers: ConversationTimers;
+        replyTimeoutMs: number;
+      };
   };
 }
 

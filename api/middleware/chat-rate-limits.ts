@@ -10,6 +10,8 @@ export interface ChatBudgets {
   operatorPerMinute: number;
   configPerMinute: number;
   conversationsPerHour: number;
+  /** Requests per client address on the routes of conversations (each visitor's budget is spent first). */
+  addressPerMinute: number;
   /** Ratings (answer feedback and satisfaction) per visitor and 10 minutes, and per operator and minute. */
   ratingsPerVisitor: number;
   ratingsOperatorPerMinute: number;
@@ -45,6 +47,17 @@ export function chatRateLimits(redis: RedisClient, options: ChatBudgets) {
       options.visitorPerMinute,
       (ctx) => ctx.state.conversation.conversationId,
       'this visitor',
+    ),
+    /**
+     * Every visitor behind one address on one operator's widget, on the routes of their conversations:
+     * without it, conversations collected from one address (60 an hour, each with its own visitor budget)
+     * would add up to the operator's whole budget (finding G1 of the 2026-11b review).
+     */
+    conversationsPerAddress: budget<VisitorState>(
+      'conversation-address',
+      options.addressPerMinute,
+      (ctx) => `${ctx.state.operator.id}:${clientAddressOf(ctx)}`,
+      'the visitors at this address',
     ),
     /** Starting conversations: each one is a record, a transcript and a workflow. */
     perAddress: budget<ChatState>('visitor-address', options.visitorPerMinute, clientAddressOf, 'this address'),

@@ -14,7 +14,7 @@ export const visitorTokenHeader = {
 
 /**
  * What every route of one conversation runs before its handler, in this order: the visitor's token
- * (refusals counted per address), the visitor's budgets, then the operator's, spent last so that a
+ * (refusals counted per address), the visitor's budgets, their address's, then the operator's, spent last so that a
  * refused request costs the operator's other visitors nothing, and a verified-only operator's rule.
  * `extra` budgets (the ratings') are spent beside the visitor's and the operator's own.
  */
@@ -36,6 +36,7 @@ export function visitorGuards(
     rateLimits.refusedVisitors(requireVisitor(records, verifiedVisitors)),
     rateLimits.perVisitor,
     ...(extra.perVisitor ? [extra.perVisitor] : []),
+    rateLimits.conversationsPerAddress,
     rateLimits.perOperator,
     ...(extra.perOperator ? [extra.perOperator] : []),
     verifiedWhenRequired,

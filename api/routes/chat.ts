@@ -12,7 +12,7 @@ import type { AnswerBudget } from '#conversations/answer-budget.js';
 import type { Contact } from '#conversations/records.js';
 import type { VerifiedVisitors } from '#conversations/verified-visitors.js';
 import type { Ratings } from '#insights/ratings.js';
-import { answerBudgetExhausted, conversationClosed, invalidPayload } from '../errors.js';
+import { answerBudgetExhausted, conversationClosed, invalidPayload, rateLimited } from '../errors.js';
 import { clientAddressOf } from '../client-address.js';
 import { followThenAct, type EventStreams, type StreamCap } from '../server-sent-events.js';
 import { requireOperator } from '../middleware/operator-auth.js';
@@ -35,6 +35,12 @@ import {
 import type { ChatState, VisitorState } from '../state.js';
 import { visitorGuards, visitorTokenHeader } from './chat-visitor.js';
 
+/** Each conversation's and each client address's daily share of an operator's AI answers. */
+export interface AnswerShares {
+  answersPerAddressPerDay: number;
+  answersPerConversationPerDay: number;
+}
+
 export interface ChatRouterDeps {
   tenancy: Pick<Tenancy, 'findOperatorByKey'>;
   records: ConversationRecords;
@@ -52,8 +58,8 @@ export interface ChatRouterDeps {
    */
   rateLimits: ChatRateLimits;
   /** Each operator's AI answers per UTC day. */
-  answerBudget: Pick<AnswerBudget, 'spend'>;
-  settings: { replyTimeoutMs: number };
+  answerBudget: Pick<AnswerBudget, 'spend' | 'spendShare'>;
+  settings: { replyTimeoutMs: number } & AnswerShares;
   streams: EventStreams;
   /** Open event streams at most, per conversation and per client address. */
   streamCaps: { perConversation: number; perAddress: number };
@@ -95,10 +101,30 @@ export function createChatRouter({
     { key: `address:${address}`, max: streamCaps.perAddress, subject: 'this address' },
   ];
 
-  /** A message the AI is to answer spends one of the operator's answers for today. */
+  /**
+   * A message the AI is to answer spends one of its conversation's and its address's shares of today's answers,
+   * then one of the operator's: one address cannot spend the operator's day (finding G1 of the 2026-11b review).
+   */
   const withinAnswerBudget: Middleware<VisitorState> = async (ctx, next) => {
     if (ctx.state.conversation.status === 'ai') {
-      const { allowed, retryAfterSeconds } = await answerBudget.spend(ctx.state.operator.id);
+      const { operator, conversation } = ctx.state;
+      const shares = [
+        {
+          share: `conversation:${conversation.conversationId}`,
+          perDay: settings.answersPerConversationPerDay,
+          subject: "this conversation's AI answers today",
+        },
+        {
+          share: `address:${operator.id}:${clientAddressOf(ctx)}`,
+          perDay: settings.answersPerAddressPerDay,
+          subject: "this address's AI answers today",
+        },
+      ];
+      for (const { share, perDay, subject } of shares) {
+        const spent = await answerBudget.spendShare(share, perDay);
+        if (!spent.allowed) throw rateLimited(spent.retryAfterSeconds, subject, 'answers-share');
+      }
+      const { allowed, retryAfterSeconds } = await answerBudget.spend(operator.id);
       if (!allowed) throw answerBudgetExhausted(retryAfterSeconds);
     }
     await next();
@@ -244,7 +270,7 @@ export function createChatRouter({
       summary: 'Send a message and stream the answer',
       description:
         'Answers with server-sent events: `accepted`, then the AI answer as `token` events, its `citations` and `done` (while a person has the conversation, `done` comes at once with no message). The message is kept even when the stream ends early; the answer then arrives in the conversation. ' +
-        "Each message the AI is to answer spends one of the operator's answers for the UTC day (OPERATOR_ANSWERS_PER_DAY): once they are spent, 429 `answer_budget_exhausted` with `Retry-After` until midnight UTC, and the message is not kept (asking for a person still works).",
+        "Each message the AI is to answer spends one of its conversation's and its address's daily shares (CHAT_ANSWERS_PER_CONVERSATION_PER_DAY, CHAT_ANSWERS_PER_ADDRESS_PER_DAY: 429 `rate_limited` past one), then one of the operator's answers for the UTC day (OPERATOR_ANSWERS_PER_DAY): once they are spent, 429 `answer_budget_exhausted`; both with `Retry-After` until midnight UTC, and the message is not kept (asking for a person still works).",
       headers: [visitorTokenHeader],
       body: sendMessageRequest,
       responses: { 200: { description: 'The event stream', schema: eventStreamSchema, contentType: 'text/event-stream' } },

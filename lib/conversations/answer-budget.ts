@@ -19,22 +19,31 @@ export function createAnswerBudget(
   options: { prefix: string; perDay: number },
   now: () => Date = () => new Date(),
 ) {
+  /** Spends one of `perDay` answers of `owner` for today. */
+  async function spendOf(owner: string, perDay: number): Promise<AnswerBudgetSpend> {
+    const at = now();
+    const day = at.toISOString().slice(0, 10);
+    const nextDay = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
+    const key = `${options.prefix}:answer-budget:${owner}:${day}`;
+    const [spent] = await redis
+      .multi()
+      .incr(key)
+      .expireAt(key, Math.ceil(nextDay / 1000) + 86_400)
+      .exec();
+    return {
+      allowed: Number(spent) <= perDay,
+      retryAfterSeconds: Math.max(1, Math.ceil((nextDay - at.getTime()) / 1000)),
+    };
+  }
+
   return tagUnavailable('redis', {
-    async spend(operatorId: string): Promise<AnswerBudgetSpend> {
-      const at = now();
-      const day = at.toISOString().slice(0, 10);
-      const nextDay = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
-      const key = `${options.prefix}:answer-budget:${operatorId}:${day}`;
-      const [spent] = await redis
-        .multi()
-        .incr(key)
-        .expireAt(key, Math.ceil(nextDay / 1000) + 86_400)
-        .exec();
-      return {
-        allowed: Number(spent) <= options.perDay,
-        retryAfterSeconds: Math.max(1, Math.ceil((nextDay - at.getTime()) / 1000)),
-      };
-    },
+    spend: (operatorId: string): Promise<AnswerBudgetSpend> => spendOf(operatorId, options.perDay),
+
+    /**
+     * Spends one of a share of the operator's answers for today: a client address's or a conversation's
+     * (`share` names it, and never collides with an operator's id), so no one of them can spend the day's.
+     */
+    spendShare: (share: string, perDay: number): Promise<AnswerBudgetSpend> => spendOf(`share:${share}`, perDay),
   });
 }
 

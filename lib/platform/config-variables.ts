@@ -243,6 +243,26 @@ export const variables = {
       'widget starts (GET /chat/config) each client address (an IPv6 /64) may make per minute: every page view of the widget asks once, and many visitors can share an address',
     usedBy: ['api'],
   },
+  CHAT_ADDRESS_PER_MINUTE: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 300,
+    description:
+      "requests the visitors behind one client address (an IPv6 /64) may make per minute on the routes of their conversations with one operator's widget, spent before the operator's budget: ten visitors' worth, so an office or a mobile network's NAT fits",
+    usedBy: ['api'],
+  },
+  CHAT_ANSWERS_PER_ADDRESS_PER_DAY: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 200,
+    description:
+      "messages the AI answers per client address (an IPv6 /64), operator and UTC day: one address's share of OPERATOR_ANSWERS_PER_DAY (429 rate_limited past it)",
+    usedBy: ['api'],
+  },
+  CHAT_ANSWERS_PER_CONVERSATION_PER_DAY: {
+    schema: { type: 'integer', minimum: 1 },
+    default: 50,
+    description: "messages the AI answers per widget conversation and UTC day: one visitor's share of OPERATOR_ANSWERS_PER_DAY",
+    usedBy: ['api'],
+  },
   CHAT_CONVERSATIONS_PER_HOUR: {
     schema: { type: 'integer', minimum: 1 },
     default: 60,

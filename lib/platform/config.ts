@@ -118,6 +118,11 @@ export interface ConversationsConfig {
   operatorPerMinute: number;
   configPerMinute: number;
   conversationsPerHour: number;
+  /** Requests per client address on conversations' routes (CHAT_ADDRESS_PER_MINUTE). */
+  addressPerMinute: number;
+  /** Daily shares of the operator's answers: per client address, per conversation. */
+  answersPerAddressPerDay: number;
+  answersPerConversationPerDay: number;
   ratingsPerVisitor: number;
   ratingsOperatorPerMinute: number;
   operatorAnswersPerDay: number;
@@ -276,6 +281,9 @@ export function loadConfig(env: Env, { role, localSecrets }: LoadOptions): Confi
       operatorPerMinute: Number(values.CHAT_OPERATOR_PER_MINUTE),
       configPerMinute: Number(values.CHAT_CONFIG_PER_MINUTE),
       conversationsPerHour: Number(values.CHAT_CONVERSATIONS_PER_HOUR),
+      addressPerMinute: Number(values.CHAT_ADDRESS_PER_MINUTE),
+      answersPerAddressPerDay: Number(values.CHAT_ANSWERS_PER_ADDRESS_PER_DAY),
+      answersPerConversationPerDay: Number(values.CHAT_ANSWERS_PER_CONVERSATION_PER_DAY),
       ratingsPerVisitor: Number(values.CHAT_RATINGS_PER_VISITOR),
       ratingsOperatorPerMinute: Number(values.CHAT_RATINGS_OPERATOR_PER_MINUTE),
       operatorAnswersPerDay: Number(values.OPERATOR_ANSWERS_PER_DAY),

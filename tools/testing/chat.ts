@@ -6,6 +6,8 @@ import { importingTenant, item, waitForJobs } from './ingestion.js';
 export const chattyVisitors = {
   CHAT_VISITOR_PER_MINUTE: '100000',
   CHAT_CONVERSATIONS_PER_HOUR: '100000',
+  CHAT_ADDRESS_PER_MINUTE: '100000',
+  CHAT_ANSWERS_PER_ADDRESS_PER_DAY: '100000',
   CHAT_REPLY_TIMEOUT_SECONDS: '30',
 };
 

@@ -45,6 +45,9 @@ export async function startWidgetBed(): Promise<WidgetBed> {
     CHAT_VISITOR_PER_MINUTE: '100000',
     CHAT_CONFIG_PER_MINUTE: '100000',
     CHAT_CONVERSATIONS_PER_HOUR: '100000',
+    // Every visitor of the bed is 127.0.0.1, on one operator.
+    CHAT_ADDRESS_PER_MINUTE: '100000',
+    CHAT_ANSWERS_PER_ADDRESS_PER_DAY: '100000',
     CHAT_REPLY_TIMEOUT_SECONDS: '20',
   });
   const tenant = await chattingTenant(stack.api, { allowedDomains: ['shop.test', '*.shop.test'] });
