@@ -36,9 +36,26 @@ export async function startTestWorker(config: Config, telemetry: Partial<Telemet
       worker.shutdown();
       await running;
       await worker.close();
-      await connection.close();
+      await closeWhenReleased(connection);
     },
   };
+}
+
+/**
+ * Closes the connection once the Temporal workers that ran on it have let go of it: a worker's `run()`
+ * resolves a moment before its native side drops its reference, and closing in that moment is refused
+ * ("Worker still in use: Expected 1 reference, but got 2"). Tried again for a few seconds, then refused.
+ */
+async function closeWhenReleased(connection: NativeConnection): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await connection.close();
+      return;
+    } catch (error) {
+      if (attempt >= 50 || !(error instanceof Error) || !/still in use/i.test(error.message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 /**
