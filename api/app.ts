@@ -54,6 +54,7 @@ import { createAgentRouter, type AgentAssignmentDeps } from './routes/agent/rout
 import { createAssignmentRouter } from './routes/agent/assignment.js';
 import { createTeamsRouter } from './routes/teams.js';
 import { createInsightsSlaRouter } from './routes/insights-sla.js';
+import type { SlaCounts } from '#insights/sla-counts.js';
 import { createCannedRepliesRouter } from './routes/agent/canned-replies.js';
 import { createAgentNotesRouter, type AgentNotesRouterDeps } from './routes/agent/notes.js';
 import type { AgentNotesView } from './routes/agent/notes-live.js';
@@ -180,7 +181,8 @@ export interface AppDeps {
   /** Every event stream of the process, and what bounds them. */
   streams: EventStreams;
   /** What the owners' reports read: the day counters, and the content-gap clusters (docs/insights.md). */
-  insights: { reports: Reports };
+  /** The insights' reports, and the service-level outcomes per team and agent. */
+  insights: { reports: Reports; slaCounts: Pick<SlaCounts, 'report'> };
   settings: {
     streams: StreamsConfig;
     adminToken: string;
@@ -349,7 +351,7 @@ export function createApp({
     }),
     createAssignmentRouter({ requireUser, tenancy, ...chat, ...assignment, channel: messaging.channel }),
     createTeamsRouter({ tenancy, requireUser }),
-    createInsightsSlaRouter({ requireUser, slaCounts: assignment.slaCounts }),
+    createInsightsSlaRouter({ requireUser, slaCounts: insights.slaCounts }),
     createAgentNotesRouter({ requireUser, records: chat.records, ...notes }),
     createConversationSearchRouter({ requireUser, search: conversationSearch, records: chat.records, inbox: chat.inbox }),
     createCannedRepliesRouter({ requireUser, tenancy, ...chat, channel: messaging.channel }),

@@ -176,7 +176,6 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       placement: createInboxPlacement({ redis, prefix: config.redis.prefix, records, tenancy }),
       inboxChanges: stores.conversations.inboxChanges,
       log: stores.conversations.assignmentLog,
-      slaCounts: insights.slaCounts,
       liveChannels,
     },
     identity: {
@@ -263,7 +262,10 @@ export async function wireApi(config: Config, logger: Logger, telemetry: Partial
       }),
     },
     streams,
-    insights: { reports: createReports({ counters: createDayCounters(redis, config.redis.prefix), contentGaps: gapResults }) },
+    insights: {
+      reports: createReports({ counters: createDayCounters(redis, config.redis.prefix), contentGaps: gapResults }),
+      slaCounts: insights.slaCounts,
+    },
     settings: {
       streams: config.streams,
       adminToken: requireSetting(config.adminToken, 'ADMIN_TOKEN'),

@@ -1,6 +1,7 @@
 import { tagUnavailable } from '#platform/dependency-errors.js';
 import type { RedisClient } from '#platform/redis.js';
 import type { ChatMessage } from './chat-message.js';
+import { interleave } from './interleave.js';
 import type { LiveChannels, Listening } from './live-channels.js';
 
 /** A colleague as a note names them: who wrote it, whom it mentions. */
@@ -140,22 +141,10 @@ export function noteAsMessage(note: PrivateNote): NoteMessage {
   };
 }
 
-/**
- * The transcript with the notes among its messages in time order, as agents read it. The
- * transcript's own order stands (it is the order things happened): each note goes before the first
- * message written after it.
- */
+/** The transcript with the notes among its messages in time order, as agents read it (`interleave`). */
 export function withNotes<Message extends { createdAt: string }>(
   messages: Message[],
   notes: PrivateNote[],
 ): Array<Message | NoteMessage> {
-  if (notes.length === 0) return messages;
-  const pending = [...notes].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-  const merged: Array<Message | NoteMessage> = [];
-  for (const message of messages) {
-    const at = Date.parse(message.createdAt);
-    while (pending.length > 0 && Date.parse(pending[0]!.createdAt) < at) merged.push(noteAsMessage(pending.shift()!));
-    merged.push(message);
-  }
-  return [...merged, ...pending.map(noteAsMessage)];
+  return interleave(messages, notes.map(noteAsMessage));
 }

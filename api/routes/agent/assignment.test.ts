@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { createParser } from 'eventsource-parser';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
+import { openInboxPage } from '#testing/inbox-page.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import type { TestApi } from '#testing/api.js';
 import { assertMatchesSchema } from '#testing/schema.js';
@@ -44,30 +44,7 @@ async function teamTenant(agentNames: string[]) {
 const call = (person: Person, method: string, path: string, body?: unknown) =>
   api.request(method, path, { headers: person.headers, ...(body === undefined ? {} : { body }) });
 
-/** An agent's open inbox page: its event stream keeps them present; the events it got so far. */
-async function openInbox(person: Person) {
-  const controller = new AbortController();
-  const response = await fetch(`${api.url}/agent/events`, { headers: person.headers, signal: controller.signal });
-  const events: Array<{ event: string; data: any }> = [];
-  const parser = createParser({
-    onEvent: (message) => events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) }),
-  });
-  void (async () => {
-    const decoder = new TextDecoder();
-    const reader = response.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-  })();
-  // Present once its first round ran: the list arrives first.
-  await eventually(
-    async () => events,
-    (all) => all.some((event) => event.event === 'inbox'),
-  );
-  return { events, close: () => controller.abort() };
-}
+const openInbox = (person: Person) => openInboxPage(api.url, person.headers);
 
 /** A visitor who asked for a person (what they wrote first, for routing's keywords). */
 async function handOff(chat: Awaited<ReturnType<typeof teamTenant>>['chat'], firstMessage?: string) {

@@ -3,11 +3,10 @@ import { UnknownMentionError } from '#conversations/mentions.js';
 import type { NoteWriter } from '#conversations/note-writing.js';
 import { NoteIdTakenError, NoteLimitError, type Notes, type PrivateNote } from '#conversations/notes.js';
 import type { Notifications } from '#conversations/notifications.js';
-import { isConversationId, type ConversationRecords } from '#conversations/records.js';
+import type { ConversationRecords } from '#conversations/records.js';
 import { conflict, invalidPayload, limitReached } from '#api/errors.js';
 import type { UserGuard } from '#api/middleware/token-budgets.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
-import { ownedBy } from '#api/ownership.js';
 import {
   noteListResponse,
   noteRequest,
@@ -17,6 +16,7 @@ import {
   notificationsReadResponse,
 } from '#api/schemas/notes.js';
 import type { UserState } from '#api/state.js';
+import { ownedConversation } from './reply-sending.js';
 
 export interface AgentNotesRouterDeps {
   requireUser: UserGuard;
@@ -38,13 +38,7 @@ export function createAgentNotesRouter({ requireUser, records, notes, writer, no
   const router = new DocumentedRouter<UserState>({ tags: ['Agent inbox'], security: 'userToken', errors: [401, 403, 429, 503] });
   router.use(requireUser(['admin', 'agent']));
 
-  /** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
-  const owned = async (tenantId: string, conversationId: string) =>
-    ownedBy(
-      isConversationId(conversationId) ? await records.get(conversationId) : undefined,
-      tenantId,
-      `conversation ${conversationId}`,
-    );
+  const owned = (tenantId: string, conversationId: string) => ownedConversation(records, tenantId, conversationId);
 
   router.post(
     '/agent/conversations/{conversationId}/notes',

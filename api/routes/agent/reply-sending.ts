@@ -24,11 +24,7 @@ export interface ReplySendingDeps {
  */
 export function createReplySending({ records, conversations, channel }: ReplySendingDeps) {
   return {
-    /** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
-    async owned(tenantId: string, conversationId: string): Promise<ConversationRecord> {
-      const record = isConversationId(conversationId) ? await records.get(conversationId) : undefined;
-      return ownedBy(record, tenantId, `conversation ${conversationId}`);
-    },
+    owned: (tenantId: string, conversationId: string) => ownedConversation(records, tenantId, conversationId),
 
     /** Until when free-form messages may be sent (messaging); undefined on the widget, or when the customer never wrote. */
     async windowOf(conversation: ConversationRecord): Promise<Date | undefined> {
@@ -62,6 +58,16 @@ export function createReplySending({ records, conversations, channel }: ReplySen
 }
 
 export type ReplySending = ReturnType<typeof createReplySending>;
+
+/** A conversation the tenant owns: 404 when the id is malformed or exists nowhere, 403 when it is another tenant's. */
+export async function ownedConversation(
+  records: Pick<ConversationRecords, 'get'>,
+  tenantId: string,
+  conversationId: string,
+): Promise<ConversationRecord> {
+  const record = isConversationId(conversationId) ? await records.get(conversationId) : undefined;
+  return ownedBy(record, tenantId, `conversation ${conversationId}`);
+}
 
 /** A conversation that is still open: a closed one answers 409 `conversation_closed` before the workflow is asked. */
 export async function open(reading: Promise<ConversationRecord>): Promise<ConversationRecord> {

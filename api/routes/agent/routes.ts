@@ -9,7 +9,6 @@ import { ActionNotConfirmedError, type ConversationClient } from '#conversations
 import type { ChannelState } from '#messaging/channel-state.js';
 import type { Agent } from '#workflows/conversations/types.js';
 import type { AssignmentLog } from '#conversations/assignment-log.js';
-import type { SlaCounts } from '#insights/sla-counts.js';
 import { assignmentMessage } from '#conversations/assignment-log.js';
 import type { AgentAvailability } from '#conversations/availability.js';
 import type { InboxPlacement } from '#conversations/inbox-offers.js';
@@ -75,8 +74,6 @@ export interface AgentRouterDeps {
 /** Teams and assignment, as the inbox shows them: the assignments' history among the transcript, presence and offers. */
 export interface AgentAssignmentDeps extends Omit<InboxPresenceDeps, 'conversations'> {
   log: Pick<AssignmentLog, 'read'>;
-  /** Service-level outcomes, for the insights' SLA report. */
-  slaCounts: Pick<SlaCounts, 'report'>;
   availability: AgentAvailability;
   placement: InboxPlacement;
 }

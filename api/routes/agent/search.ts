@@ -1,10 +1,10 @@
 import type { Inbox } from '#conversations/inbox.js';
-import { isConversationId, type ConversationRecords } from '#conversations/records.js';
+import type { ConversationRecords } from '#conversations/records.js';
 import { InvalidCursorError, type ConversationSearch } from '#conversations/search/conversation-search.js';
 import { AppError } from '#api/errors.js';
 import type { UserGuard } from '#api/middleware/token-budgets.js';
 import { DocumentedRouter } from '#api/openapi/documented-router.js';
-import { ownedBy } from '#api/ownership.js';
+import { ownedConversation } from './reply-sending.js';
 import { searchQuery, searchResponse, similarQuery, similarResponse } from '#api/schemas/search.js';
 import type { UserState } from '#api/state.js';
 
@@ -85,11 +85,7 @@ export function createConversationSearchRouter({ requireUser, search, records, i
     async (ctx) => {
       const { tenantId } = ctx.state.user;
       const conversationId = ctx.params.conversationId!;
-      const record = ownedBy(
-        isConversationId(conversationId) ? await records.get(conversationId) : undefined,
-        tenantId,
-        `conversation ${conversationId}`,
-      );
+      const record = await ownedConversation(records, tenantId, conversationId);
       const similar = await search.similar(record, ctx.state.query.limit);
       ctx.body = { conversationId: record.conversationId, similar: await Promise.all(similar.map(inbox.summarize)) };
     },

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { createParser } from 'eventsource-parser';
 import { chattingTenant } from '#testing/chat.js';
 import { eventually } from '#testing/eventually.js';
+import { openInboxPage } from '#testing/inbox-page.js';
 import { startIngestionStack, type IngestionStack } from '#testing/ingestion.js';
 import type { TestApi } from '#testing/api.js';
 import { assertMatchesSchema } from '#testing/schema.js';
@@ -49,17 +49,7 @@ async function slaTenant(team: { sla?: Record<string, number | null>; officeHour
       sla: { firstResponseMinutes: null, nextResponseMinutes: null, resolutionMinutes: null, ...team.sla },
     });
   await api.request('PUT', '/team-routing', { headers: admin.headers, body: { rules: [], defaultTeamId: stored.id } });
-  const page = new AbortController();
-  const response = await fetch(`${api.url}/agent/events`, { headers: ada.headers, signal: page.signal });
-  const parser = createParser({ onEvent: () => undefined });
-  void (async () => {
-    const reader = response.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) break;
-      parser.feed(new TextDecoder().decode(value));
-    }
-  })();
+  const page = await openInboxPage(api.url, ada.headers);
   await eventually(
     () => api.request('GET', '/agent/agents', { headers: admin.headers }),
     (agents) =>
@@ -67,7 +57,7 @@ async function slaTenant(team: { sla?: Record<string, number | null>; officeHour
         (agent: { id: string; availability: string }) => agent.id === ada.id && agent.availability === 'available',
       ),
   );
-  return { ...tenant, admin, ada, teamId: stored.id, closePage: () => page.abort() };
+  return { ...tenant, admin, ada, teamId: stored.id, closePage: page.close };
 }
 
 const call = (person: Person, method: string, path: string, body?: unknown) =>
