@@ -95,6 +95,15 @@ test('a handoff assigned to Ada: she is told, sees it under Mine, reassigns it t
         timeout: serviceWaitMs,
       },
     );
+    // The select shows the assignee at once and the tenant's agents once /agent/agents answered: wait for those.
+    await tab.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('#assign-agent option'), (option) => option.textContent ?? '').some((text) =>
+          text.includes('('),
+        ),
+      undefined,
+      { timeout: serviceWaitMs },
+    );
     const options = await tab.locator('#assign-agent option').allInnerTexts();
     t.is(options[0], 'Nobody');
     t.true(options.includes('Ada (available, 1)'), options.join(' | '));
